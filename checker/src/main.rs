@@ -1,0 +1,3 @@
+fn main() {
+    println!("katas: the checker is not built yet");
+}

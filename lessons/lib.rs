@@ -1,0 +1,1 @@
+//! The lessons, included so their Rust samples run as doctests.
