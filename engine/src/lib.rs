@@ -7,4 +7,4 @@ pub mod expr;
 pub mod value;
 
 pub use error::{CancellationReason, Error, Result};
-pub use value::{AttributeValue, Blob, Item, Number};
+pub use value::{from_item, item_size, to_item, AttributeValue, Blob, Item, Number};

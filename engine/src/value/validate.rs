@@ -1,0 +1,145 @@
+//! What DynamoDB refuses in a value, and the form in which it stores what it accepts.
+//!
+//! Every value that enters the engine (an item to put, a key, an expression attribute value)
+//! goes through [`canonicalize_value`]. It checks, in DynamoDB's order:
+//!
+//! - `N` (alone or in `NS`) parses and fits: 38 digits, magnitude 1E-130 … 9.99…E+125;
+//! - `NULL` is `true`;
+//! - sets are non-empty and have no duplicates (`NS` compared numerically);
+//! - `L`/`M` nest at most [`MAX_DEPTH`] levels,
+//!
+//! and returns the value with every number in canonical form (`"+01.50"` → `"1.5"`), so that
+//! stored items, traces and JSON output never show two spellings of one number.
+//!
+//! Key rules (types, non-empty strings, key sizes) and the 400 KB item limit are checked by
+//! the callers, which know the table and need their own messages.
+
+use std::collections::BTreeSet;
+
+use super::json::encode_base64;
+use super::{AttributeValue, Item, Number};
+use crate::error::{Error, Result};
+
+/// How deeply `L` and `M` may nest: a map at the top of an attribute is level 1.
+pub const MAX_DEPTH: usize = 32;
+
+const INVALID: &str = "One or more parameter values were invalid";
+pub(crate) const MSG_NESTING: &str = "Nesting Levels have exceeded supported limits: \
+     Attributes in the item have nested levels beyond supported limit";
+
+/// Validates a value as DynamoDB does on input and returns it in canonical form.
+pub fn canonicalize_value(v: AttributeValue) -> Result<AttributeValue> {
+    canonical(v, 0)
+}
+
+/// Canonicalizes every value of `item`; attribute names must be non-empty. Does not check key
+/// attributes or the item size limit (callers do: they need different messages).
+pub fn canonicalize_item(item: Item) -> Result<Item> {
+    item.into_iter()
+        .map(|(name, value)| {
+            if name.is_empty() {
+                // Wording unverified against the service.
+                return Err(Error::validation(format!(
+                    "{INVALID}: An attribute name cannot be empty"
+                )));
+            }
+            Ok((name, canonical(value, 0)?))
+        })
+        .collect()
+}
+
+fn canonical_number(s: &str) -> Result<String> {
+    Ok(Number::parse(s)?.to_string())
+}
+
+fn canonical(v: AttributeValue, depth: usize) -> Result<AttributeValue> {
+    use AttributeValue as V;
+    Ok(match v {
+        V::N(s) => V::N(canonical_number(&s)?),
+        V::Null(false) => {
+            return Err(Error::validation(format!(
+                "{INVALID}: Null attribute value types must have the value of true"
+            )))
+        }
+        V::Ss(set) => {
+            if set.is_empty() {
+                return Err(Error::validation(format!(
+                    "{INVALID}: An string set  may not be empty"
+                )));
+            }
+            let mut seen = BTreeSet::new();
+            if !set.iter().all(|s| seen.insert(s.as_str())) {
+                return Err(duplicates(&set, ""));
+            }
+            V::Ss(set)
+        }
+        V::Ns(set) => {
+            if set.is_empty() {
+                return Err(Error::validation(format!(
+                    "{INVALID}: An number set  may not be empty"
+                )));
+            }
+            let numbers = set
+                .iter()
+                .map(|s| Number::parse(s))
+                .collect::<Result<Vec<_>>>()?;
+            let mut seen = BTreeSet::new();
+            if !numbers.iter().all(|n| seen.insert(*n)) {
+                return Err(duplicates(&set, ""));
+            }
+            V::Ns(numbers.iter().map(Number::to_string).collect())
+        }
+        V::Bs(set) => {
+            if set.is_empty() {
+                return Err(Error::validation(format!(
+                    "{INVALID}: Binary sets should not be empty"
+                )));
+            }
+            let mut seen = BTreeSet::new();
+            if !set.iter().all(|b| seen.insert(b.as_ref())) {
+                let shown: Vec<String> = set.iter().map(|b| encode_base64(b.as_ref())).collect();
+                return Err(duplicates(&shown, "of type BS"));
+            }
+            V::Bs(set)
+        }
+        V::L(list) => {
+            let depth = nest(depth)?;
+            V::L(
+                list.into_iter()
+                    .map(|e| canonical(e, depth))
+                    .collect::<Result<_>>()?,
+            )
+        }
+        V::M(map) => {
+            let depth = nest(depth)?;
+            V::M(
+                map.into_iter()
+                    .map(|(k, e)| Ok((k, canonical(e, depth)?)))
+                    .collect::<Result<_>>()?,
+            )
+        }
+        other @ (V::S(_) | V::B(_) | V::Bool(_) | V::Null(true)) => other,
+    })
+}
+
+fn nest(depth: usize) -> Result<usize> {
+    if depth >= MAX_DEPTH {
+        Err(Error::validation(MSG_NESTING))
+    } else {
+        Ok(depth + 1)
+    }
+}
+
+/// `Input collection [a, b, a] contains duplicates.`; the BS form reads
+/// `[..]of type BS contains duplicates.`, without a space, as the service writes it.
+fn duplicates(elements: &[String], kind: &str) -> Error {
+    let kind = if kind.is_empty() {
+        " ".to_owned()
+    } else {
+        format!("{kind} ")
+    };
+    Error::validation(format!(
+        "{INVALID}: Input collection [{}]{kind}contains duplicates.",
+        elements.join(", ")
+    ))
+}
