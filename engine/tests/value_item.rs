@@ -274,3 +274,19 @@ fn the_item_macro_converts_with_from() {
     let empty: Item = item! {};
     assert!(empty.is_empty());
 }
+
+#[test]
+fn large_sets_compare_as_sets_too() {
+    let a: Vec<String> = (0..100).map(|i| i.to_string()).collect();
+    let mut b = a.clone();
+    b.reverse();
+    assert!(V::Ss(a.clone()).dynamo_eq(&V::Ss(b.clone())));
+    let b_decimals: Vec<String> = b.iter().map(|x| format!("{x}.0")).collect();
+    assert!(V::Ns(a.clone()).dynamo_eq(&V::Ns(b_decimals)));
+    let mut c = a.clone();
+    c[50] = "x".into();
+    assert!(!V::Ss(a.clone()).dynamo_eq(&V::Ss(c)));
+    let mut d = a.clone();
+    d[50] = "1000".into();
+    assert!(!V::Ns(a).dynamo_eq(&V::Ns(d)));
+}

@@ -13,7 +13,7 @@
 //!
 //! Reading JSON checks the shape only; number limits, set rules and nesting are checked by
 //! [`canonicalize_value`](super::canonicalize_value), which the engine applies to every input.
-//! (One exception: reading stops at [`MAX_DEPTH`](super::MAX_DEPTH) levels, so a hostile
+//! (One exception: reading stops at [`MAX_DEPTH`] levels, so a hostile
 //! payload cannot exhaust the stack.)
 
 use serde::de::Error as _;

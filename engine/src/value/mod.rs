@@ -216,9 +216,9 @@ impl AttributeValue {
                         .zip(b)
                         .all(|((ka, va), (kb, vb))| ka == kb && va.dynamo_eq(vb))
             }
-            (V::Ss(a), V::Ss(b)) => same_set(a, b, |x, y| x == y),
-            (V::Bs(a), V::Bs(b)) => same_set(a, b, |x, y| x == y),
-            (V::Ns(a), V::Ns(b)) => same_set(a, b, |x, y| number_eq(x, y)),
+            (V::Ss(a), V::Ss(b)) => same_string_set(a, b),
+            (V::Bs(a), V::Bs(b)) => same_string_set(a, b),
+            (V::Ns(a), V::Ns(b)) => same_number_set(a, b),
             _ => false,
         }
     }
@@ -245,8 +245,44 @@ fn number_eq(a: &str, b: &str) -> bool {
 }
 
 /// Set equality: every element of each side is in the other (duplicates do not count).
+/// Small sets compare pairwise without allocating; large ones by sorted keys.
 fn same_set<T>(a: &[T], b: &[T], eq: impl Fn(&T, &T) -> bool) -> bool {
     a.iter().all(|x| b.iter().any(|y| eq(x, y))) && b.iter().all(|y| a.iter().any(|x| eq(x, y)))
+}
+
+const SMALL_SET: usize = 16;
+
+fn same_string_set<T: Ord>(a: &[T], b: &[T]) -> bool {
+    if a.len().max(b.len()) <= SMALL_SET {
+        return same_set(a, b, |x, y| x == y);
+    }
+    sorted_refs(a) == sorted_refs(b)
+}
+
+fn sorted_refs<T: Ord>(s: &[T]) -> Vec<&T> {
+    let mut v: Vec<&T> = s.iter().collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+fn same_number_set(a: &[String], b: &[String]) -> bool {
+    if a.len().max(b.len()) <= SMALL_SET {
+        return same_set(a, b, |x, y| number_eq(x, y));
+    }
+    let sorted = |s: &[String]| -> Option<Vec<Number>> {
+        let mut v = s
+            .iter()
+            .map(|n| Number::parse(n).ok())
+            .collect::<Option<Vec<_>>>()?;
+        v.sort_unstable();
+        v.dedup();
+        Some(v)
+    };
+    match (sorted(a), sorted(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => same_set(a, b, |x, y| number_eq(x, y)),
+    }
 }
 
 impl From<&str> for AttributeValue {
