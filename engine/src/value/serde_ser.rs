@@ -18,6 +18,10 @@
 //! | unit enum variant                     | `S` (the variant's name)                         |
 //! | other enum variants                   | `M` with one key, the variant (serde's external tagging) |
 //!
+//! Not mapped: sets (serde has no set shape that says "DynamoDB set"; a `Vec`/`HashSet` becomes
+//! `L`), and an `AttributeValue` field inside a struct (it serializes in its wire shape, so
+//! `S("x")` would become `M{"S": S("x")}`). Put such attributes into the item after `to_item`.
+//!
 //! Design decision: the serializer returns `Option<AttributeValue>`, `None` meaning "absent",
 //! so a struct drops its `None` fields instead of storing `NULL` — the DynamoDB habit (a sparse
 //! index only sees items that have the attribute) — while a `None` inside a list keeps its
