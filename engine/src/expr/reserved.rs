@@ -68,7 +68,7 @@ mod tests {
         for w in ["name", "NAME", "Status", "ttl", "size", "Data", "FLATTERN"] {
             assert!(is_reserved(w), "{w}");
         }
-        for w in ["", "names", "myname", "remove", "a", "über"] {
+        for w in ["", "price", "myname", "remove", "a", "über"] {
             assert!(!is_reserved(w), "{w}");
         }
     }

@@ -262,13 +262,16 @@ fn remove(item: &mut Item, path: &Path) -> Result<()> {
 /// than at a value of the wrong kind).
 fn paths_missing(item: &Item, path: &Path) -> bool {
     let elems = &path.0;
+    if elems.len() < 2 {
+        return false;
+    }
     let Some(PathElem::Name(head)) = elems.first() else {
         return false;
     };
     let Some(mut cur) = item.get(head.as_str()) else {
         return true;
     };
-    for e in &elems[1..elems.len().saturating_sub(1)] {
+    for e in &elems[1..elems.len() - 1] {
         match (cur, e) {
             (AttributeValue::M(m), PathElem::Name(n)) => match m.get(n.as_str()) {
                 Some(v) => cur = v,
