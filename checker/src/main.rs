@@ -1,3 +1,4 @@
+//! `katas`: the DynamoDB Katas checker (`cargo katas` runs it).
 fn main() {
-    println!("katas: the checker is not built yet");
+    std::process::exit(katas::cli::main());
 }

@@ -1,0 +1,128 @@
+//! Arguments in two layers: [`Args`] is what clap parsed; [`Plan`] is what will run, with the
+//! repository found, the manifest loaded and kata names resolved (ripgrep's lowargs/hiargs).
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+use crate::manifest::Manifest;
+use crate::root::find_root;
+use crate::runner::CheckOptions;
+use crate::state::StateFile;
+
+/// Learn DynamoDB by doing: katas checked against a deterministic DynamoDB engine.
+#[derive(Debug, Parser)]
+#[command(name = "katas", version, about, long_about = None)]
+pub struct Args {
+    /// Watch mode without a file watcher: press r to check (for network filesystems and
+    /// containers where file events do not arrive).
+    #[arg(long, global = true)]
+    pub manual_run: bool,
+    /// The command (watch mode when absent).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Every kata with its state.
+    List,
+    /// Check one kata once (default: the current one); the exit code says pass (0) or fail (1).
+    Run {
+        /// The kata (see `katas list`).
+        kata: Option<String>,
+        /// Replay a randomized test with this seed.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Run only this hidden test (repeatable).
+        #[arg(long = "test")]
+        tests: Vec<String>,
+        /// Print the structured result as JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show the next hint level (levels already seen stay visible).
+    Hint {
+        /// The kata (default: the current one).
+        kata: Option<String>,
+    },
+    /// Check every kata, with a progress bar and a summary.
+    Verify,
+    /// Restore a kata's starter (your changes to it are lost).
+    Reset {
+        /// The kata.
+        kata: String,
+    },
+    /// Print a kata's reference solution (after it passes, or with --force).
+    Solution {
+        /// The kata.
+        kata: String,
+        /// Show it even though the kata has not passed yet.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Read a lesson in the terminal.
+    Lesson {
+        /// Lesson number or name (default: the current kata's lesson).
+        lesson: Option<String>,
+        /// Jump to a section.
+        #[arg(long)]
+        section: Option<String>,
+    },
+    /// A lesson's check-yourself questions.
+    Quiz {
+        /// Lesson number or name (default: the current kata's lesson).
+        lesson: Option<String>,
+    },
+}
+
+/// Everything a command needs, resolved.
+#[derive(Debug)]
+pub struct Context {
+    /// Repository root.
+    pub root: PathBuf,
+    /// The curriculum.
+    pub manifest: Manifest,
+    /// The learner's progress.
+    pub state: StateFile,
+    /// Options for checks.
+    pub check: CheckOptions,
+}
+
+impl Context {
+    /// Finds the repository from the current directory and loads manifest and state.
+    pub fn discover() -> Result<Context> {
+        let cwd = std::env::current_dir()?;
+        let root = find_root(&cwd)?;
+        let manifest = Manifest::load(&root)?;
+        let state = StateFile::load(&root, &manifest);
+        Ok(Context {
+            root,
+            manifest,
+            state,
+            check: CheckOptions::default(),
+        })
+    }
+
+    /// The named kata, or the current one.
+    pub fn kata_or_current(&self, name: Option<&str>) -> Result<&crate::manifest::Kata> {
+        match name.or(self.state.state.current.as_deref()) {
+            Some(n) => self.manifest.kata(n),
+            None => anyhow::bail!("the curriculum has no katas yet"),
+        }
+    }
+}
+
+/// Parses the command line and runs it; returns the process exit code.
+pub fn main() -> i32 {
+    let args = Args::parse();
+    match crate::commands::dispatch(args) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("{} {e:#}", colored::Colorize::bold(colored::Colorize::red("error:")));
+            2
+        }
+    }
+}

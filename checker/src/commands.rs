@@ -1,0 +1,266 @@
+//! The commands other than watch mode: list, run, hint, verify, reset, solution, lesson, quiz.
+
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+
+use anyhow::{bail, Context as _, Result};
+use colored::Colorize;
+
+use crate::cli::{Args, Command, Context};
+use crate::manifest::Kata;
+use crate::report;
+use crate::runner::{self, scratch, CheckResult, Progress};
+
+/// Shown by `katas solution` before the kata passed.
+const SOLUTION_LOCKED: &str = "the reference solution unlocks once the kata passes \
+(`cargo katas run KATA`); add --force to see it anyway";
+
+/// Runs a parsed command line; returns the exit code.
+pub fn dispatch(args: Args) -> Result<i32> {
+    let mut cx = Context::discover()?;
+    if let Some(w) = cx.state.warning.take() {
+        eprintln!("{} {w}", "warning:".yellow().bold());
+    }
+    match args.command {
+        None => watch(cx, args.manual_run),
+        Some(Command::List) => list(&cx),
+        Some(Command::Run {
+            kata,
+            seed,
+            tests,
+            json,
+        }) => {
+            cx.check.seed = seed;
+            cx.check.only_tests = tests;
+            run(&mut cx, kata.as_deref(), json)
+        }
+        Some(Command::Hint { kata }) => hint(&mut cx, kata.as_deref()),
+        Some(Command::Verify) => verify(&mut cx),
+        Some(Command::Reset { kata }) => {
+            let k = cx.manifest.kata(&kata)?;
+            reset_kata(&cx.root, k)?;
+            cx.state.state.passed.remove(&k.name);
+            cx.state.save()?;
+            println!("`{}` is back to its starter", k.name);
+            Ok(0)
+        }
+        Some(Command::Solution { kata, force }) => solution(&cx, &kata, force),
+        Some(Command::Lesson { lesson, section }) => {
+            show_lesson(&cx.root, lesson.as_deref(), section.as_deref())?;
+            Ok(0)
+        }
+        Some(Command::Quiz { lesson }) => quiz(&mut cx, lesson.as_deref()),
+    }
+}
+
+fn watch(cx: Context, manual: bool) -> Result<i32> {
+    if cx.manifest.katas.is_empty() {
+        bail!("the curriculum has no katas yet");
+    }
+    if !std::io::stdout().is_terminal() {
+        bail!("watch mode needs a terminal; use `cargo katas run` in scripts");
+    }
+    let opts = cx.check.clone();
+    let app = crate::watch::App::new(cx.root, cx.manifest, cx.state, manual);
+    crate::watch::terminal::run(app, opts)?;
+    Ok(0)
+}
+
+fn list(cx: &Context) -> Result<i32> {
+    let current = cx.state.state.current.as_deref().unwrap_or_default();
+    let done = cx.state.state.passed.len();
+    println!("{done}/{} katas passed\n", cx.manifest.katas.len());
+    for (i, k) in cx.manifest.katas.iter().enumerate() {
+        let mark = if cx.state.state.passed.contains(&k.name) {
+            "✓ passed ".green()
+        } else {
+            "· to do  ".dimmed()
+        };
+        let here = if k.name == current { "  ← current" } else { "" };
+        println!(
+            "{mark} {:>2}. {:<24} {:<9} {}{here}",
+            i + 1,
+            k.name,
+            k.track.label(),
+            k.title
+        );
+    }
+    Ok(0)
+}
+
+/// A progress callback that keeps one status line on stderr (only on a terminal).
+fn stderr_progress() -> impl FnMut(Progress) {
+    let tty = std::io::stderr().is_terminal();
+    move |p| {
+        if !tty {
+            return;
+        }
+        let line = match p {
+            Progress::Compiling { line, done } => format!("{line} ({done} crates built)"),
+            Progress::Running => String::new(),
+        };
+        let mut err = std::io::stderr();
+        let _ = write!(err, "\r\x1b[2K{}", line.chars().take(100).collect::<String>());
+        let _ = err.flush();
+    }
+}
+
+/// Checks one kata and records the result in the state.
+pub fn check_and_record(cx: &mut Context, kata: &Kata) -> Result<CheckResult> {
+    let mut progress = stderr_progress();
+    let result = runner::check(&cx.root, kata, &cx.check, &mut progress)?;
+    let before = cx.state.state.passed.contains(&kata.name);
+    if result.passed() != before {
+        if result.passed() {
+            cx.state.state.passed.insert(kata.name.clone());
+        } else {
+            cx.state.state.passed.remove(&kata.name);
+        }
+        cx.state.save()?;
+    }
+    Ok(result)
+}
+
+fn run(cx: &mut Context, name: Option<&str>, json: bool) -> Result<i32> {
+    let kata = cx.kata_or_current(name)?.clone();
+    let result = check_and_record(cx, &kata)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&result)?);
+    } else {
+        println!("{} — {}\n", kata.name.bold(), kata.title);
+        for line in report::verdict_lines(&kata, &result) {
+            println!("{line}");
+        }
+    }
+    Ok(if result.passed() { 0 } else { 1 })
+}
+
+fn hint(cx: &mut Context, name: Option<&str>) -> Result<i32> {
+    let kata = cx.kata_or_current(name)?.clone();
+    if kata.hints.is_empty() {
+        println!("`{}` has no hints", kata.name);
+        return Ok(0);
+    }
+    let seen = cx.state.state.hints_seen.entry(kata.name.clone()).or_insert(0);
+    let already_all = *seen as usize >= kata.hints.len();
+    if !already_all {
+        *seen += 1;
+    }
+    let seen = *seen as usize;
+    cx.state.save()?;
+    for (i, h) in kata.hints.iter().take(seen).enumerate() {
+        println!(
+            "{} {h}\n",
+            format!("hint {}/{}:", i + 1, kata.hints.len()).cyan().bold()
+        );
+    }
+    if already_all {
+        println!("{}", crate::watch::texts::NO_MORE_HINTS.dimmed());
+    }
+    Ok(0)
+}
+
+fn verify(cx: &mut Context) -> Result<i32> {
+    let katas = cx.manifest.katas.clone();
+    let total = katas.len();
+    let mut failed = Vec::new();
+    for (i, k) in katas.iter().enumerate() {
+        eprint!("\r\x1b[2K{} {}/{total} {}", bar(i, total, 30), i + 1, k.name);
+        let r = check_and_record(cx, k)?;
+        if !r.passed() {
+            let first = report::verdict_lines(k, &r).into_iter().next().unwrap_or_default();
+            failed.push((k.name.clone(), first));
+        }
+    }
+    eprintln!("\r\x1b[2K{} {total}/{total}", bar(total, total, 30));
+    println!(
+        "{} of {total} katas pass",
+        (total - failed.len()).to_string().bold()
+    );
+    for (name, why) in &failed {
+        println!("  {} {name}: {}", "✗".red(), report::strip_ansi(why).trim_start_matches("✗ "));
+    }
+    Ok(if failed.is_empty() { 0 } else { 1 })
+}
+
+fn bar(done: usize, total: usize, width: usize) -> String {
+    let filled = (width * done).checked_div(total).unwrap_or(width);
+    format!("[{}{}]", "#".repeat(filled), "-".repeat(width - filled))
+}
+
+/// Restores a kata's `src/` from its pristine starter copy.
+pub fn reset_kata(root: &Path, kata: &Kata) -> Result<()> {
+    let starter = root.join(kata.starter());
+    if !starter.is_dir() {
+        bail!("the starter of `{}` is missing ({})", kata.name, starter.display());
+    }
+    let src = root.join(kata.src_dir());
+    let _ = std::fs::remove_dir_all(&src);
+    scratch::copy_dir(&starter, &src, &|_| true)
+        .with_context(|| format!("cannot restore {}", src.display()))
+}
+
+fn solution(cx: &Context, name: &str, force: bool) -> Result<i32> {
+    let kata = cx.manifest.kata(name)?;
+    if !force && !cx.state.state.passed.contains(&kata.name) {
+        println!("{SOLUTION_LOCKED}");
+        return Ok(1);
+    }
+    let path = cx.root.join(kata.reference());
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    println!("{}\n", format!("// {}", kata.reference().display()).dimmed());
+    print!("{text}");
+    Ok(0)
+}
+
+/// Shows a lesson (section) in the terminal.
+pub fn show_lesson(root: &Path, lesson: Option<&str>, section: Option<&str>) -> Result<()> {
+    #[cfg(feature = "lesson-quiz")]
+    {
+        crate::lesson::show(root, lesson, section)
+    }
+    #[cfg(not(feature = "lesson-quiz"))]
+    {
+        let _ = (root, section);
+        bail!(
+            "lessons are not in this build yet (wanted {})",
+            lesson.unwrap_or("the lesson index")
+        )
+    }
+}
+
+fn quiz(cx: &mut Context, lesson: Option<&str>) -> Result<i32> {
+    #[cfg(feature = "lesson-quiz")]
+    {
+        let stdin = std::io::stdin();
+        let mut input = stdin.lock();
+        let mut out = std::io::stdout();
+        let outcome = crate::quiz::run(&cx.root, lesson, &mut input, &mut out)?;
+        let best = cx
+            .state
+            .state
+            .quizzes
+            .entry(outcome.lesson.clone())
+            .or_insert(crate::state::QuizScore {
+                correct: 0,
+                total: outcome.total,
+            });
+        if outcome.correct >= best.correct {
+            *best = crate::state::QuizScore {
+                correct: outcome.correct,
+                total: outcome.total,
+            };
+        }
+        cx.state.save()?;
+        Ok(0)
+    }
+    #[cfg(not(feature = "lesson-quiz"))]
+    {
+        let _ = cx;
+        bail!(
+            "quizzes are not in this build yet (wanted {})",
+            lesson.unwrap_or("the current lesson")
+        )
+    }
+}

@@ -1,0 +1,247 @@
+//! Turning a [`CheckResult`] into what a learner reads: the verdict, the first failing test
+//! with its message, seed, coloured diff and hint, and the other tests at a glance.
+//!
+//! Everything renders to lines (`Vec<String>`, ANSI colours via `colored`), so `katas run`,
+//! watch mode and tests share one renderer; tests switch colours off and assert on text.
+
+use colored::Colorize;
+use similar::{ChangeTag, TextDiff};
+
+use crate::manifest::Kata;
+use crate::runner::{CheckResult, TestResult, TestStatus, Verdict};
+
+/// Lines of a failing test's own output shown under it.
+const OUTPUT_LINES: usize = 20;
+/// Lines of a diff shown before cutting.
+const DIFF_LINES: usize = 60;
+
+/// The verdict of a check, ready to print.
+pub fn verdict_lines(kata: &Kata, r: &CheckResult) -> Vec<String> {
+    let mut out = Vec::new();
+    let (earned, max) = r.score();
+    let total = r.tests.len();
+    let failing = r.tests.iter().filter(|t| !t.passed()).count();
+    match &r.verdict {
+        Verdict::Passed => {
+            out.push(format!(
+                "{} all {total} hidden tests pass ({earned}/{max} points)",
+                "✓".green().bold()
+            ));
+        }
+        Verdict::CompileError { errors } => {
+            out.push(format!("{} your code does not compile", "✗".red().bold()));
+            if let Some(first) = errors.first() {
+                if let (Some(file), Some(line)) = (&first.file, first.line) {
+                    out.push(format!("  first error at {file}:{line}"));
+                }
+                out.push(String::new());
+                out.push(first.rendered.trim_end().to_string());
+                if !first.in_kata {
+                    out.push(format!(
+                        "{}",
+                        "(the error is in the hidden tests: they call your code with the \
+                         signatures the README gives; check yours match)"
+                            .yellow()
+                    ));
+                }
+            }
+            if errors.len() > 1 {
+                out.push(format!("… and {} more error(s)", errors.len() - 1).dimmed().to_string());
+            }
+        }
+        Verdict::BuildFailed { detail } => {
+            out.push(format!("{} cargo could not build the kata", "✗".red().bold()));
+            out.push(detail.clone());
+        }
+        Verdict::TimedOut { secs, test } => {
+            out.push(format!(
+                "{} timed out after {secs} s{} — an infinite loop or a deadlock in your code?",
+                "✗".red().bold(),
+                in_test(test)
+            ));
+        }
+        Verdict::StackOverflow { test } => {
+            out.push(format!(
+                "{} stack overflow in your code{} — a recursion that never stops?",
+                "✗".red().bold(),
+                in_test(test)
+            ));
+        }
+        Verdict::Crashed { test, detail } => {
+            out.push(format!(
+                "{} the tests crashed{}: {detail}",
+                "✗".red().bold(),
+                in_test(test)
+            ));
+        }
+        Verdict::Failed => {
+            out.push(format!(
+                "{} {failing} of {total} hidden tests fail ({earned}/{max} points)",
+                "✗".red().bold()
+            ));
+        }
+    }
+    if let Some(t) = r.first_failure() {
+        if !matches!(r.verdict, Verdict::CompileError { .. }) {
+            out.push(String::new());
+            out.extend(test_lines(kata, t));
+        }
+    }
+    if r.tests.len() > 1 {
+        out.push(String::new());
+        for t in &r.tests {
+            let mark = match t.status {
+                TestStatus::Passed => "✓".green(),
+                TestStatus::NotRun => "·".dimmed(),
+                _ => "✗".red(),
+            };
+            let note = match t.status {
+                TestStatus::NotRun => " (not run)",
+                TestStatus::TimedOut => " (timed out)",
+                TestStatus::Crashed => " (crashed)",
+                _ => "",
+            };
+            out.push(format!("  {mark} {}{note}", t.name));
+        }
+    }
+    if !r.output.trim().is_empty() && !r.passed() {
+        out.push(String::new());
+        out.push("output:".dimmed().to_string());
+        out.extend(tail(&r.output, OUTPUT_LINES));
+    }
+    if !r.warnings.is_empty() && r.passed() {
+        out.push(format!(
+            "{}",
+            format!("({} compiler warning(s) in your code)", r.warnings.len()).yellow()
+        ));
+    }
+    split_lines(out)
+}
+
+fn in_test(test: &Option<String>) -> String {
+    test.as_ref()
+        .map(|t| format!(" in test `{t}`"))
+        .unwrap_or_default()
+}
+
+/// One failing test: name, message, location, seed, diff, its output and its hint.
+pub fn test_lines(kata: &Kata, t: &TestResult) -> Vec<String> {
+    let mut out = vec![format!("{} {}", "failing test:".bold(), t.name.bold())];
+    if let Some(m) = &t.message {
+        out.push(format!("  {m}"));
+    }
+    if let Some(loc) = &t.location {
+        if loc.starts_with(&*kata.folder().to_string_lossy()) {
+            out.push(format!("  at {loc}").dimmed().to_string());
+        }
+    }
+    if let Some(seed) = t.seed {
+        out.push(format!(
+            "  seed {seed} — replay with `cargo katas run {} --seed {seed}`",
+            kata.name
+        ));
+    }
+    if let (Some(e), Some(a)) = (&t.expected, &t.actual) {
+        out.push(String::new());
+        out.extend(diff_lines(e, a));
+    }
+    if !t.output.trim().is_empty() {
+        out.push(String::new());
+        out.push("  its output:".dimmed().to_string());
+        out.extend(tail(&t.output, OUTPUT_LINES).into_iter().map(|l| format!("  {l}")));
+    }
+    if let Some(h) = kata.test_hints.get(&t.name) {
+        out.push(String::new());
+        out.push(format!("{} {h}", "hint:".cyan().bold()));
+    }
+    out
+}
+
+/// A line diff of expected against actual: `-` lines only expected has, `+` lines only the
+/// learner's value has.
+pub fn diff_lines(expected: &str, actual: &str) -> Vec<String> {
+    let mut out = vec![format!(
+        "  {}   {}",
+        "- expected".red(),
+        "+ your code".green()
+    )];
+    let diff = TextDiff::from_lines(expected, actual);
+    for change in diff.iter_all_changes() {
+        let text = change.value().trim_end_matches('\n');
+        out.push(match change.tag() {
+            ChangeTag::Delete => format!("  {}", format!("- {text}").red()),
+            ChangeTag::Insert => format!("  {}", format!("+ {text}").green()),
+            ChangeTag::Equal => format!("    {text}").dimmed().to_string(),
+        });
+        if out.len() > DIFF_LINES {
+            out.push("  … (diff cut)".dimmed().to_string());
+            break;
+        }
+    }
+    out
+}
+
+fn tail(text: &str, n: usize) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let skip = lines.len().saturating_sub(n);
+    let mut out = Vec::new();
+    if skip > 0 {
+        out.push(format!("… ({skip} earlier lines)").dimmed().to_string());
+    }
+    out.extend(lines[skip..].iter().map(|l| l.to_string()));
+    out
+}
+
+fn split_lines(lines: Vec<String>) -> Vec<String> {
+    lines
+        .into_iter()
+        .flat_map(|l| {
+            if l.is_empty() {
+                vec![String::new()]
+            } else {
+                l.lines().map(String::from).collect()
+            }
+        })
+        .collect()
+}
+
+/// Removes ANSI escape sequences (for tests and for plain output).
+pub fn strip_ansi(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            if chars.peek() == Some(&'[') {
+                chars.next();
+                for c in chars.by_ref() {
+                    if c.is_ascii_alphabetic() {
+                        break;
+                    }
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diff_marks_both_sides() {
+        colored::control::set_override(false);
+        let lines = diff_lines("a\nb\nc\n", "a\nx\nc\n");
+        let text = lines.join("\n");
+        assert!(text.contains("- b"), "{text}");
+        assert!(text.contains("+ x"), "{text}");
+        assert!(text.contains("    a"), "{text}");
+    }
+
+    #[test]
+    fn strip_ansi_removes_colour() {
+        assert_eq!(strip_ansi("\u{1b}[31mred\u{1b}[0m ok"), "red ok");
+    }
+}

@@ -1,0 +1,208 @@
+//! The build step: `cargo build` of the kata's hidden-test crate, read as JSON messages.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{CheckOptions, Progress, Verdict};
+use crate::manifest::Kata;
+
+/// Cargo's stderr kept for a build failure that is not a compiler error.
+const DETAIL_CAP: usize = 8 * 1024;
+
+/// One compiler diagnostic.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    /// `error` or `warning`.
+    pub level: String,
+    /// The one-line message.
+    pub message: String,
+    /// rustc's full rendering (with ANSI colours).
+    pub rendered: String,
+    /// The primary span's file, relative to the workspace root.
+    pub file: Option<String>,
+    /// The primary span's line.
+    pub line: Option<u64>,
+    /// Whether the primary span is in the learner's folder.
+    pub in_kata: bool,
+}
+
+pub(super) enum Outcome {
+    Exe(PathBuf),
+    Failed(Verdict),
+}
+
+pub(super) struct Built {
+    pub outcome: Outcome,
+    pub warnings: Vec<Diagnostic>,
+    pub time: Duration,
+}
+
+/// The cargo that runs us (`cargo katas` sets `CARGO`), else the one on `PATH`.
+pub fn cargo_command() -> Command {
+    Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+}
+
+pub(super) fn build(
+    root: &Path,
+    kata: &Kata,
+    opts: &CheckOptions,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Built> {
+    let started = Instant::now();
+    let manifest = root.join(kata.hidden()).join("Cargo.toml");
+    let mut cmd = cargo_command();
+    cmd.current_dir(root)
+        .args(["build", "--bins", "--color", "never"])
+        .arg("--message-format=json-diagnostic-rendered-ansi")
+        .arg("--manifest-path")
+        .arg(&manifest)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(dir) = &opts.target_dir {
+        cmd.env("CARGO_TARGET_DIR", dir);
+    }
+    let mut child = cmd
+        .spawn()
+        .context("could not start cargo (is the Rust toolchain installed?)")?;
+    let stderr = child.stderr.take().context("cargo stderr")?;
+    let (tx, rx) = mpsc::channel::<String>();
+    let stderr_reader = std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+
+    let kata_folder = kata.folder();
+    let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    let mut exe = None;
+    let mut done = 0usize;
+    let mut stderr_lines: Vec<String> = Vec::new();
+    let mut forward = |rx: &mpsc::Receiver<String>, done: usize, lines: &mut Vec<String>| {
+        while let Ok(line) = rx.try_recv() {
+            let trimmed = line.trim().to_string();
+            if trimmed.starts_with("Compiling") {
+                progress(Progress::Compiling {
+                    line: trimmed,
+                    done,
+                });
+            } else if !trimmed.is_empty() {
+                lines.push(line);
+            }
+        }
+    };
+    let stdout = child.stdout.take().context("cargo stdout")?;
+    for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+        forward(&rx, done, &mut stderr_lines);
+        let Ok(msg) = serde_json::from_str::<Value>(&line) else {
+            continue;
+        };
+        match msg["reason"].as_str() {
+            Some("compiler-artifact") => {
+                done += 1;
+                let is_hidden = msg["manifest_path"]
+                    .as_str()
+                    .is_some_and(|p| same_file(Path::new(p), &manifest));
+                if let (true, Some(path)) = (is_hidden, msg["executable"].as_str()) {
+                    exe = Some(PathBuf::from(path));
+                }
+            }
+            Some("compiler-message") => {
+                if let Some(d) = diagnostic(&msg["message"], &kata_folder) {
+                    match d.level.as_str() {
+                        "error" => errors.push(d),
+                        "warning" if d.in_kata => warnings.push(d),
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let status = child.wait().context("waiting for cargo")?;
+    let _ = stderr_reader.join();
+    forward(&rx, done, &mut stderr_lines);
+    let time = started.elapsed();
+
+    let outcome = if !errors.is_empty() {
+        // Errors in the learner's files first, each group in rustc's order: the first error
+        // rustc reports is usually the cause of the rest.
+        errors.sort_by_key(|d| !d.in_kata);
+        Outcome::Failed(Verdict::CompileError { errors })
+    } else if let (true, Some(exe)) = (status.success(), exe) {
+        Outcome::Exe(exe)
+    } else {
+        let mut detail = stderr_lines.join("\n");
+        if detail.trim().is_empty() {
+            detail = format!("cargo build failed ({status}) without saying why");
+        }
+        truncate_at_char(&mut detail, DETAIL_CAP);
+        Outcome::Failed(Verdict::BuildFailed { detail })
+    };
+    Ok(Built {
+        outcome,
+        warnings,
+        time,
+    })
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// Reads rustc's JSON diagnostic; drops the "aborting due to …" summaries.
+fn diagnostic(msg: &Value, kata_folder: &Path) -> Option<Diagnostic> {
+    let level = msg["level"].as_str()?.to_string();
+    let message = msg["message"].as_str()?.to_string();
+    if message.starts_with("aborting due to") || message.ends_with("warnings emitted") {
+        return None;
+    }
+    if message.ends_with("warning emitted") {
+        return None;
+    }
+    let spans = msg["spans"].as_array();
+    let primary = spans.and_then(|s| {
+        s.iter()
+            .find(|sp| sp["is_primary"].as_bool() == Some(true))
+            .or(s.first())
+    });
+    let file = primary.and_then(|p| p["file_name"].as_str()).map(String::from);
+    let line = primary.and_then(|p| p["line_start"].as_u64());
+    let in_kata = file
+        .as_deref()
+        .is_some_and(|f| Path::new(f).starts_with(kata_folder));
+    Some(Diagnostic {
+        level,
+        message,
+        rendered: msg["rendered"].as_str().unwrap_or_default().to_string(),
+        file,
+        line,
+        in_kata,
+    })
+}
+
+/// Cuts `s` to at most `cap` bytes on a char boundary; returns whether it cut.
+pub(super) fn truncate_at_char(s: &mut String, cap: usize) -> bool {
+    if s.len() <= cap {
+        return false;
+    }
+    let mut at = cap;
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    s.truncate(at);
+    true
+}

@@ -1,0 +1,263 @@
+//! Checking a kata: compile its hidden tests against the learner's crate, run them under a
+//! timeout and an output cap, and turn the event stream into per-test results.
+//!
+//! ```text
+//!   cargo build --message-format=json  ──► compile errors? ──► Verdict::CompileError
+//!        │ (the hidden crate's binary)
+//!        ▼
+//!   run binary (own process group, timeout, capped output)
+//!        │ JSON lines: plan / start / result / end  (katas-testkit)
+//!        ▼
+//!   CheckResult { verdict, tests: [TestResult { name, status, message, expected, actual,
+//!                                               seed, points, .. }], output, .. }
+//! ```
+//!
+//! Everything here works on a *workspace root* and a manifest [`Kata`]: the learner's
+//! repository for `katas run` and watch mode, or a scratch workspace made by [`scratch`] when
+//! someone else's sources (a reference solution, a submission) are checked. The learner's files
+//! are never edited to swap a solution in.
+//!
+//! Design decision: the hidden tests are a plain binary, not a `cargo test` target. A `[[test]]`
+//! target would run under `cargo test --workspace` (CI) against starters that fail by design,
+//! and libtest's human output cannot carry expected/actual values or blame a crash on a test.
+
+mod build;
+mod exec;
+pub mod scratch;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::Result;
+use serde::Serialize;
+
+pub use build::Diagnostic;
+
+use crate::manifest::Kata;
+
+/// Output kept per run (learner prints and stderr), beyond which it is cut with a note.
+pub const DEFAULT_OUTPUT_CAP: usize = 64 * 1024;
+
+/// How to check.
+#[derive(Debug, Clone)]
+pub struct CheckOptions {
+    /// Kill the test process after this long (default: the kata's timeout).
+    pub timeout: Option<Duration>,
+    /// Bytes of non-event output kept.
+    pub output_cap: usize,
+    /// Cargo target directory (default: cargo's own choice, i.e. `CARGO_TARGET_DIR` or
+    /// `<root>/target`).
+    pub target_dir: Option<PathBuf>,
+    /// Replaces every seeded test's seed (`KATAS_SEED`).
+    pub seed: Option<u64>,
+    /// Run only these tests (all when empty).
+    pub only_tests: Vec<String>,
+    /// Extra environment for the test process.
+    pub env: Vec<(String, String)>,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            timeout: None,
+            output_cap: DEFAULT_OUTPUT_CAP,
+            target_dir: None,
+            seed: None,
+            only_tests: Vec::new(),
+            env: Vec::new(),
+        }
+    }
+}
+
+/// How one hidden test ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TestStatus {
+    /// It passed.
+    Passed,
+    /// It reported a failure.
+    Failed,
+    /// The process died (crash, abort, exit) while it ran.
+    Crashed,
+    /// The timeout hit while it ran.
+    TimedOut,
+    /// It never started (an earlier test took the process down).
+    NotRun,
+}
+
+/// One hidden test's result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TestResult {
+    /// The test's name (what the manifest's points and hints refer to).
+    pub name: String,
+    /// How it ended.
+    pub status: TestStatus,
+    /// The failure message, in DynamoDB terms.
+    pub message: Option<String>,
+    /// Expected value, rendered as text.
+    pub expected: Option<String>,
+    /// The learner's value, rendered as text.
+    pub actual: Option<String>,
+    /// Seed of a seeded test (replays with `--seed`).
+    pub seed: Option<u64>,
+    /// Where a panic happened.
+    pub location: Option<String>,
+    /// What the test printed (capped).
+    pub output: String,
+    /// Points it is worth (from the manifest).
+    pub points: u32,
+}
+
+impl TestResult {
+    /// Whether it passed.
+    pub fn passed(&self) -> bool {
+        self.status == TestStatus::Passed
+    }
+    /// Points earned.
+    pub fn score(&self) -> u32 {
+        if self.passed() {
+            self.points
+        } else {
+            0
+        }
+    }
+}
+
+/// Why a run produced no (complete) results.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Verdict {
+    /// Every hidden test passed.
+    Passed,
+    /// At least one hidden test failed (see the tests).
+    Failed,
+    /// The kata (or the hidden tests against it) did not compile.
+    CompileError {
+        /// Errors, those located in the learner's folder first.
+        errors: Vec<Diagnostic>,
+    },
+    /// Cargo failed without a compiler error (a broken manifest, a missing dependency).
+    BuildFailed {
+        /// Cargo's stderr (capped).
+        detail: String,
+    },
+    /// The timeout ended the run.
+    TimedOut {
+        /// The timeout.
+        secs: u64,
+        /// The test that was running.
+        test: Option<String>,
+    },
+    /// The process overflowed its stack.
+    StackOverflow {
+        /// The test that was running.
+        test: Option<String>,
+    },
+    /// The process died some other way (abort, signal, `process::exit`).
+    Crashed {
+        /// The test that was running.
+        test: Option<String>,
+        /// What happened, e.g. "killed by signal 11" or "exited with code 0".
+        detail: String,
+    },
+}
+
+/// Everything a check found out.
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckResult {
+    /// The kata checked.
+    pub kata: String,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Per-test results, in the hidden tests' order (empty on compile errors).
+    pub tests: Vec<TestResult>,
+    /// Output not attributed to any test, and stderr (capped).
+    pub output: String,
+    /// Whether output was cut.
+    pub output_truncated: bool,
+    /// Compiler warnings located in the learner's folder.
+    pub warnings: Vec<Diagnostic>,
+    /// Wall time of the build step.
+    pub build_time: Duration,
+    /// Wall time of the test run.
+    pub run_time: Duration,
+}
+
+impl CheckResult {
+    /// Whether the kata passed.
+    pub fn passed(&self) -> bool {
+        self.verdict == Verdict::Passed
+    }
+    /// Points earned and points possible (possible = sum over the hidden tests that were
+    /// planned; 0 when nothing compiled, see [`CheckResult::max_points_known`]).
+    pub fn score(&self) -> (u32, u32) {
+        let earned = self.tests.iter().map(TestResult::score).sum();
+        let max = self.tests.iter().map(|t| t.points).sum();
+        (earned, max)
+    }
+    /// Whether the test list is known (false on compile errors: a grader must then list the
+    /// tests itself, e.g. by running the reference once).
+    pub fn max_points_known(&self) -> bool {
+        !self.tests.is_empty()
+    }
+    /// The first test that did not pass.
+    pub fn first_failure(&self) -> Option<&TestResult> {
+        self.tests.iter().find(|t| !t.passed())
+    }
+}
+
+/// Progress of the build step, for a progress line.
+#[derive(Debug, Clone)]
+pub enum Progress {
+    /// Cargo started compiling a crate (`Compiling engine v0.1.0`), with the number of crates
+    /// finished so far.
+    Compiling {
+        /// Cargo's status line, trimmed.
+        line: String,
+        /// Artifacts finished so far.
+        done: usize,
+    },
+    /// The build is done; the tests run.
+    Running,
+}
+
+/// Checks `kata` in the workspace at `root`.
+pub fn check(
+    root: &Path,
+    kata: &Kata,
+    opts: &CheckOptions,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<CheckResult> {
+    let built = build::build(root, kata, opts, progress)?;
+    let exe = match built.outcome {
+        build::Outcome::Exe(exe) => exe,
+        build::Outcome::Failed(verdict) => {
+            return Ok(CheckResult {
+                kata: kata.name.clone(),
+                verdict,
+                tests: Vec::new(),
+                output: String::new(),
+                output_truncated: false,
+                warnings: built.warnings,
+                build_time: built.time,
+                run_time: Duration::ZERO,
+            })
+        }
+    };
+    progress(Progress::Running);
+    let timeout = opts.timeout.unwrap_or_else(|| kata.timeout());
+    let mut run = exec::run(root, &exe, opts, timeout)?;
+    for t in &mut run.tests {
+        t.points = kata.points_for(&t.name);
+    }
+    Ok(CheckResult {
+        kata: kata.name.clone(),
+        verdict: run.verdict,
+        tests: run.tests,
+        output: run.output,
+        output_truncated: run.truncated,
+        warnings: built.warnings,
+        build_time: built.time,
+        run_time: run.time,
+    })
+}

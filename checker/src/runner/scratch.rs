@@ -1,0 +1,127 @@
+//! Scratch workspaces: check someone else's sources (a reference solution, an alternative, a
+//! known-wrong solution, a learner's submission) without touching the learner's files.
+//!
+//! ```text
+//! <scratch>/Cargo.toml             the repo's [workspace] with members = [kata, hidden],
+//!                                  [workspace.dependencies] paths made absolute
+//! <scratch>/Cargo.lock             the repo's lock file (same versions, works offline)
+//! <scratch>/exercises/<kata>/      the kata crate from the repo, src/ from the given source
+//! <scratch>/checker/hidden/<kata>/ the hidden tests from the repo (or another hidden dir)
+//! ```
+//!
+//! Only `src/` comes from the source: manifests and tests always come from the repo, so a
+//! submission cannot change its own tests. The engine and the test kit are used in place
+//! (absolute paths), so many scratch workspaces sharing one target directory build them once.
+//! Convention this relies on: kata and hidden crates take `engine` and `katas-testkit` with
+//! `.workspace = true`, and the hidden crate reaches the kata by a relative path.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+use crate::manifest::Kata;
+
+/// Lays out a scratch workspace in `dest` (created or refreshed) whose kata sources come from
+/// `source` (a `.rs` file, which becomes `src/lib.rs`, or a directory, which becomes `src/`).
+/// `hidden_override` replaces the repo's hidden-test crate (e.g. an instructor's private set).
+/// Returns `dest`, ready for [`super::check`].
+pub fn prepare(
+    root: &Path,
+    kata: &Kata,
+    source: &Path,
+    hidden_override: Option<&Path>,
+    dest: &Path,
+) -> Result<PathBuf> {
+    std::fs::create_dir_all(dest).with_context(|| format!("cannot create {}", dest.display()))?;
+    let folder = kata.folder();
+    let hidden = kata.hidden();
+    std::fs::write(
+        dest.join("Cargo.toml"),
+        workspace_manifest(root, &[&folder, &hidden])?,
+    )?;
+    if root.join("Cargo.lock").exists() {
+        std::fs::copy(root.join("Cargo.lock"), dest.join("Cargo.lock"))?;
+    }
+
+    let kata_dest = dest.join(&folder);
+    let _ = std::fs::remove_dir_all(&kata_dest);
+    copy_dir(&root.join(&folder), &kata_dest, &|p| {
+        p.file_name() != Some("src".as_ref()) && p.file_name() != Some("target".as_ref())
+    })?;
+    let src_dest = kata_dest.join("src");
+    if source.is_dir() {
+        copy_dir(source, &src_dest, &|_| true)?;
+    } else if source.is_file() {
+        std::fs::create_dir_all(&src_dest)?;
+        std::fs::copy(source, src_dest.join("lib.rs"))
+            .with_context(|| format!("cannot copy {}", source.display()))?;
+    } else {
+        bail!("solution source {} does not exist", source.display());
+    }
+
+    let hidden_dest = dest.join(&hidden);
+    let _ = std::fs::remove_dir_all(&hidden_dest);
+    let hidden_src = hidden_override.map_or_else(|| root.join(&hidden), Path::to_path_buf);
+    copy_dir(&hidden_src, &hidden_dest, &|p| {
+        p.file_name() != Some("target".as_ref())
+    })?;
+    Ok(dest.to_path_buf())
+}
+
+/// The repo's root manifest with `members` replaced and dependency paths made absolute.
+fn workspace_manifest(root: &Path, members: &[&Path]) -> Result<String> {
+    let path = root.join("Cargo.toml");
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let mut doc: toml::Table = toml::from_str(&text)?;
+    let ws = doc
+        .get_mut("workspace")
+        .and_then(|w| w.as_table_mut())
+        .context("the root Cargo.toml has no [workspace]")?;
+    ws.insert(
+        "members".into(),
+        toml::Value::Array(
+            members
+                .iter()
+                .map(|m| toml::Value::String(m.to_string_lossy().into_owned()))
+                .collect(),
+        ),
+    );
+    ws.remove("default-members");
+    ws.remove("exclude");
+    if let Some(deps) = ws.get_mut("dependencies").and_then(|d| d.as_table_mut()) {
+        for (_, dep) in deps.iter_mut() {
+            if let Some(p) = dep.get_mut("path") {
+                if let Some(rel) = p.as_str() {
+                    *p = toml::Value::String(root.join(rel).to_string_lossy().into_owned());
+                }
+            }
+        }
+    }
+    Ok(format!(
+        "# Scratch workspace made by `katas`; do not edit.\n{}",
+        toml::to_string(&doc)?
+    ))
+}
+
+/// Copies a directory tree, skipping entries `keep` rejects (symlinks are followed).
+pub fn copy_dir(from: &Path, to: &Path, keep: &dyn Fn(&Path) -> bool) -> Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in
+        std::fs::read_dir(from).with_context(|| format!("cannot read {}", from.display()))?
+    {
+        let entry = entry?;
+        let path = entry.path();
+        if !keep(&path) {
+            continue;
+        }
+        let target = to.join(entry.file_name());
+        if path.is_dir() {
+            copy_dir(&path, &target, keep)?;
+        } else {
+            std::fs::copy(&path, &target)
+                .with_context(|| format!("cannot copy {}", path.display()))?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,172 @@
+//! The learner's progress, kept between sessions in `.katas-state.json` at the repository root
+//! (gitignored): the current kata, the katas passed, the hint levels seen, quiz results.
+//!
+//! A missing file is a fresh start; an unreadable or corrupt one is moved aside to
+//! `.katas-state.json.bak` and rebuilt, with a warning, never a crash: losing "which hints did I
+//! see" is a nuisance, refusing to start is not acceptable.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+use crate::manifest::Manifest;
+
+/// File name of the state file at the repository root.
+pub const STATE_FILE: &str = ".katas-state.json";
+
+/// One quiz attempt's score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuizScore {
+    /// Questions answered correctly.
+    pub correct: u32,
+    /// Questions asked.
+    pub total: u32,
+}
+
+/// Everything remembered about one learner's progress.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct State {
+    /// Format version of the file.
+    pub version: u32,
+    /// The kata watch mode opens at.
+    pub current: Option<String>,
+    /// Katas whose hidden tests passed.
+    pub passed: BTreeSet<String>,
+    /// Highest hint level (1–3) seen per kata.
+    pub hints_seen: BTreeMap<String, u32>,
+    /// Best quiz score per lesson.
+    pub quizzes: BTreeMap<String, QuizScore>,
+}
+
+/// The state plus where it lives, and any warning produced while loading it.
+#[derive(Debug)]
+pub struct StateFile {
+    path: PathBuf,
+    /// The progress itself.
+    pub state: State,
+    /// Set when the file was corrupt and had to be rebuilt.
+    pub warning: Option<String>,
+}
+
+impl StateFile {
+    /// Loads the state under `root`, rebuilding it when missing or corrupt, and drops names
+    /// of katas the manifest no longer has.
+    pub fn load(root: &Path, manifest: &Manifest) -> StateFile {
+        let path = root.join(STATE_FILE);
+        let (mut state, warning) = match std::fs::read_to_string(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (State::default(), None),
+            Err(e) => (
+                State::default(),
+                Some(format!("could not read {STATE_FILE} ({e}); starting from a fresh state")),
+            ),
+            Ok(text) => match serde_json::from_str::<State>(&text) {
+                Ok(s) => (s, None),
+                Err(e) => {
+                    let backup = path.with_extension("json.bak");
+                    let _ = std::fs::rename(&path, &backup);
+                    (
+                        State::default(),
+                        Some(format!(
+                            "{STATE_FILE} was corrupt ({e}); rebuilt it (old copy kept as {})",
+                            backup.file_name().unwrap_or_default().to_string_lossy()
+                        )),
+                    )
+                }
+            },
+        };
+        state.version = 1;
+        let known = |n: &String| manifest.index_of(n).is_some();
+        state.passed.retain(known);
+        state.hints_seen.retain(|k, _| known(k));
+        if !state.current.as_ref().is_some_and(known) {
+            state.current = first_unsolved(manifest, &state);
+        }
+        StateFile {
+            path,
+            state,
+            warning,
+        }
+    }
+
+    /// Writes the state back.
+    pub fn save(&self) -> Result<()> {
+        let text = serde_json::to_string_pretty(&self.state)?;
+        std::fs::write(&self.path, text + "\n")
+            .with_context(|| format!("cannot write {}", self.path.display()))
+    }
+}
+
+/// The first kata (in curriculum order) not yet passed, or the last kata when all are.
+pub fn first_unsolved(manifest: &Manifest, state: &State) -> Option<String> {
+    manifest
+        .katas
+        .iter()
+        .find(|k| !state.passed.contains(&k.name))
+        .or(manifest.katas.last())
+        .map(|k| k.name.clone())
+}
+
+/// The next unsolved kata after `name`, wrapping around; `None` when every kata passed.
+pub fn next_unsolved(manifest: &Manifest, state: &State, name: &str) -> Option<String> {
+    let n = manifest.katas.len();
+    let start = manifest.index_of(name).map_or(0, |i| i + 1);
+    (0..n)
+        .map(|i| &manifest.katas[(start + i) % n])
+        .find(|k| !state.passed.contains(&k.name))
+        .map(|k| k.name.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest() -> Manifest {
+        let kata = |n: &str| {
+            format!(
+                "[[katas]]\nname = \"{n}\"\ntitle = \"t\"\ntrack = \"build-it\"\nlesson = \"l\"\n"
+            )
+        };
+        Manifest::parse(&format!("version = 1\n{}{}{}", kata("a"), kata("b"), kata("c"))).unwrap()
+    }
+
+    fn temp_dir(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("katas-state-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn missing_file_starts_at_the_first_kata() {
+        let dir = temp_dir("missing");
+        let sf = StateFile::load(&dir, &manifest());
+        assert_eq!(sf.state.current.as_deref(), Some("a"));
+        assert!(sf.warning.is_none());
+    }
+
+    #[test]
+    fn corrupt_file_is_rebuilt_with_a_warning() {
+        let dir = temp_dir("corrupt");
+        std::fs::write(dir.join(STATE_FILE), "{ not json").unwrap();
+        let sf = StateFile::load(&dir, &manifest());
+        assert!(sf.warning.as_deref().unwrap().contains("corrupt"));
+        assert_eq!(sf.state.current.as_deref(), Some("a"));
+        assert!(dir.join(".katas-state.json.bak").exists());
+        sf.save().unwrap();
+        assert!(StateFile::load(&dir, &manifest()).warning.is_none());
+    }
+
+    #[test]
+    fn next_unsolved_skips_passed_and_wraps() {
+        let m = manifest();
+        let mut s = State::default();
+        s.passed.insert("b".into());
+        assert_eq!(next_unsolved(&m, &s, "a").as_deref(), Some("c"));
+        assert_eq!(next_unsolved(&m, &s, "c").as_deref(), Some("a"));
+        s.passed.extend(["a".to_string(), "c".to_string()]);
+        assert_eq!(next_unsolved(&m, &s, "a"), None);
+    }
+}

@@ -1,0 +1,464 @@
+//! Watch mode: one event loop over one [`Event`] enum.
+//!
+//! ```text
+//!  notify watcher ──Save(path)──┐
+//!  key reader ─────Key(k)───────┤
+//!  ticker ─────────Tick─────────┼──► mpsc::Receiver<Event> ──► App::handle ──► [Effect]
+//!  check worker ───CheckDone────┘                                   │            │
+//!                  Progress                                          ▼            ▼
+//!                                                         App::render → lines   Ports
+//! ```
+//!
+//! The [`App`] is a plain state machine: it owns the learner's progress and decides what
+//! happens; everything that needs a thread or the terminal (starting a check, opening a
+//! lesson, drawing) is an [`Effect`] carried out by a [`Ports`] implementation. Tests drive
+//! [`event_loop`] with their own sender and a fake `Ports` — no terminal, no file watcher, no
+//! cargo (rustlings' watch mode has no such seam; this is the part it lacks).
+//!
+//! Design decision: a save that arrives while a check runs sets `pending` instead of being
+//! dropped or starting a second cargo; when the running check ends, one more check starts.
+//! Many saves during one check coalesce into that one re-check, which is what the learner
+//! wants (the newest code), and cargo never runs twice at once on the same target directory.
+
+mod render;
+pub mod terminal;
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::Receiver;
+
+use crate::manifest::{Kata, Manifest};
+use crate::runner::CheckResult;
+use crate::state::{next_unsolved, StateFile};
+
+/// A key the learner pressed (single keypress, no Enter needed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    /// A printable key.
+    Char(char),
+    /// Enter / Return.
+    Enter,
+    /// Escape.
+    Esc,
+    /// Arrow up.
+    Up,
+    /// Arrow down.
+    Down,
+}
+
+/// Everything that can happen to watch mode.
+#[derive(Debug)]
+pub enum Event {
+    /// A file changed (the path the watcher reported).
+    Save(PathBuf),
+    /// A keypress.
+    Key(Key),
+    /// Time passed (animates "checking…").
+    Tick,
+    /// Build progress of the running check.
+    Progress(String),
+    /// A check finished: the kata and its result (or why it could not run).
+    CheckDone(String, Result<CheckResult, String>),
+    /// The final re-check of every kata finished: name and whether it passed.
+    VerifyDone(Vec<(String, bool)>),
+    /// The file watcher failed; only `r` re-checks from now on.
+    WatcherFailed(String),
+    /// The terminal was resized.
+    Resize,
+}
+
+/// What the App asks its surroundings to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Check this kata (the worker answers with [`Event::CheckDone`]).
+    StartCheck(String),
+    /// Re-check every kata (the worker answers with [`Event::VerifyDone`]).
+    StartVerify,
+    /// Show a lesson section (leave the alternate screen first).
+    OpenLesson(String, Option<String>),
+    /// Leave watch mode.
+    Quit,
+}
+
+/// Which screen is up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    /// The current kata and its verdict.
+    Kata,
+    /// Every kata with its state; arrows + Enter switch.
+    List,
+    /// The keys.
+    Help,
+    /// Every kata passed and was re-checked.
+    Finished,
+}
+
+/// The learner-facing texts of watch mode.
+pub mod texts {
+    /// Shown when the file watcher cannot start.
+    pub const WATCHER_FAILED: &str = "file watching does not work here";
+    /// How to work without a watcher.
+    pub const SUGGEST_MANUAL: &str = "restart with `cargo katas --manual-run` and press r to check after each save";
+    /// Before `n` is allowed.
+    pub const PASS_FIRST: &str = "pass this kata first (or press l to pick another)";
+    /// Asked before a reset.
+    pub const CONFIRM_RESET: &str = "reset this kata to its starter? your changes are lost (y = yes, any other key = no)";
+    /// After a reset was declined.
+    pub const RESET_CANCELLED: &str = "reset cancelled";
+    /// When every hint is out.
+    pub const NO_MORE_HINTS: &str = "that was the last hint; the lesson (o) and the failing test's hint may help";
+}
+
+/// Watch mode's state.
+#[derive(Debug)]
+pub struct App {
+    /// Repository root.
+    pub root: PathBuf,
+    /// The curriculum.
+    pub manifest: Manifest,
+    /// The learner's progress (saved on every change).
+    pub state: StateFile,
+    /// The screen shown.
+    pub screen: Screen,
+    /// Kata being checked, if a check runs.
+    pub checking: Option<String>,
+    /// A save arrived during the running check: check again when it ends.
+    pub pending: bool,
+    /// The last result for the current kata.
+    pub last: Option<Result<CheckResult, String>>,
+    /// Latest build progress line.
+    pub progress: Option<String>,
+    /// A one-line message under the verdict (warnings, confirmations).
+    pub message: Option<String>,
+    /// Waiting for `y` to confirm a reset.
+    pub confirm_reset: bool,
+    /// Manual mode: no watcher, `r` checks.
+    pub manual: bool,
+    /// Selected row on the list screen.
+    pub list_cursor: usize,
+    /// Results of the final re-check.
+    pub verify: Option<Vec<(String, bool)>>,
+    /// Ticks seen while checking (spinner).
+    pub ticks: u64,
+}
+
+impl App {
+    /// A new App at the learner's current kata; call [`App::start`] for the first effects.
+    pub fn new(root: PathBuf, manifest: Manifest, state: StateFile, manual: bool) -> App {
+        let message = state.warning.clone();
+        App {
+            root,
+            manifest,
+            state,
+            screen: Screen::Kata,
+            checking: None,
+            pending: false,
+            last: None,
+            progress: None,
+            message,
+            confirm_reset: false,
+            manual,
+            list_cursor: 0,
+            verify: None,
+            ticks: 0,
+        }
+    }
+
+    /// The current kata.
+    pub fn kata(&self) -> &Kata {
+        let name = self.state.state.current.as_deref().unwrap_or_default();
+        let i = self.manifest.index_of(name).unwrap_or(0);
+        &self.manifest.katas[i]
+    }
+
+    fn current_name(&self) -> String {
+        self.kata().name.clone()
+    }
+
+    /// The first effects: check the current kata.
+    pub fn start(&mut self) -> Vec<Effect> {
+        self.request_check()
+    }
+
+    fn request_check(&mut self) -> Vec<Effect> {
+        if self.checking.is_some() {
+            self.pending = true;
+            return Vec::new();
+        }
+        let name = self.current_name();
+        self.checking = Some(name.clone());
+        self.progress = None;
+        self.ticks = 0;
+        vec![Effect::StartCheck(name)]
+    }
+
+    fn save_state(&mut self) {
+        if let Err(e) = self.state.save() {
+            self.message = Some(format!("could not save progress: {e:#}"));
+        }
+    }
+
+    /// Whether `path` is a Rust source of the current kata.
+    pub fn is_kata_source(&self, path: &Path) -> bool {
+        let src = self.root.join(self.kata().src_dir());
+        let rel_ok = path.starts_with(&src) || path.starts_with(self.kata().src_dir());
+        rel_ok && path.extension().is_some_and(|e| e == "rs")
+    }
+
+    /// Reacts to one event.
+    pub fn handle(&mut self, event: Event) -> Vec<Effect> {
+        match event {
+            Event::Save(path) => {
+                if self.is_kata_source(&path) && self.screen != Screen::Finished {
+                    self.request_check()
+                } else {
+                    Vec::new()
+                }
+            }
+            Event::Key(key) => self.key(key),
+            Event::Tick => {
+                self.ticks += 1;
+                Vec::new()
+            }
+            Event::Progress(line) => {
+                self.progress = Some(line);
+                Vec::new()
+            }
+            Event::CheckDone(name, result) => self.check_done(name, result),
+            Event::VerifyDone(results) => {
+                self.checking = None;
+                for (name, ok) in &results {
+                    if *ok {
+                        self.state.state.passed.insert(name.clone());
+                    } else {
+                        self.state.state.passed.remove(name);
+                    }
+                }
+                self.save_state();
+                if results.iter().all(|(_, ok)| *ok) {
+                    self.screen = Screen::Finished;
+                } else if let Some((name, _)) = results.iter().find(|(_, ok)| !ok) {
+                    self.message = Some(format!("`{name}` no longer passes; back to it"));
+                    self.state.state.current = Some(name.clone());
+                    self.save_state();
+                    self.last = None;
+                    self.verify = Some(results);
+                    return self.request_check();
+                }
+                self.verify = Some(results);
+                Vec::new()
+            }
+            Event::WatcherFailed(why) => {
+                self.manual = true;
+                self.message = Some(format!(
+                    "{} ({why}): {}",
+                    texts::WATCHER_FAILED,
+                    texts::SUGGEST_MANUAL
+                ));
+                Vec::new()
+            }
+            Event::Resize => Vec::new(),
+        }
+    }
+
+    fn check_done(&mut self, name: String, result: Result<CheckResult, String>) -> Vec<Effect> {
+        self.checking = None;
+        self.progress = None;
+        if let Ok(r) = &result {
+            let was = self.state.state.passed.contains(&name);
+            if r.passed() != was {
+                if r.passed() {
+                    self.state.state.passed.insert(name.clone());
+                } else {
+                    self.state.state.passed.remove(&name);
+                }
+                self.save_state();
+            }
+        }
+        if name != self.current_name() {
+            // A stale result (the learner switched katas meanwhile): check the new one.
+            return self.request_check();
+        }
+        let passed = matches!(&result, Ok(r) if r.passed());
+        self.last = Some(result);
+        if self.pending {
+            self.pending = false;
+            return self.request_check();
+        }
+        let all = self.manifest.katas.len();
+        if passed && self.state.state.passed.len() == all && all > 0 {
+            // The last kata passed: re-check everything before the finish screen.
+            self.checking = Some(String::from("*"));
+            return vec![Effect::StartVerify];
+        }
+        Vec::new()
+    }
+
+    fn key(&mut self, key: Key) -> Vec<Effect> {
+        if self.confirm_reset {
+            self.confirm_reset = false;
+            if key == Key::Char('y') {
+                return self.reset();
+            }
+            self.message = Some(texts::RESET_CANCELLED.into());
+            return Vec::new();
+        }
+        match self.screen {
+            Screen::List => return self.list_key(key),
+            Screen::Help if key != Key::Char('q') => {
+                self.screen = Screen::Kata;
+                return Vec::new();
+            }
+            _ => {}
+        }
+        self.message = None;
+        match key {
+            Key::Char('q') => vec![Effect::Quit],
+            Key::Char('?') => {
+                self.screen = Screen::Help;
+                Vec::new()
+            }
+            Key::Char('l') => {
+                self.screen = Screen::List;
+                self.list_cursor = self.manifest.index_of(&self.current_name()).unwrap_or(0);
+                Vec::new()
+            }
+            Key::Char('r') => self.request_check(),
+            Key::Char('h') => {
+                let name = self.current_name();
+                let levels = self.kata().hints.len() as u32;
+                let seen = self.state.state.hints_seen.entry(name).or_insert(0);
+                if *seen < levels {
+                    *seen += 1;
+                    self.save_state();
+                } else {
+                    self.message = Some(texts::NO_MORE_HINTS.into());
+                }
+                Vec::new()
+            }
+            Key::Char('x') => {
+                self.confirm_reset = true;
+                self.message = Some(texts::CONFIRM_RESET.into());
+                Vec::new()
+            }
+            Key::Char('o') => {
+                let (stem, section) = self.kata().lesson_parts();
+                vec![Effect::OpenLesson(
+                    stem.to_string(),
+                    section.map(String::from),
+                )]
+            }
+            Key::Char('n') => {
+                let passed = matches!(&self.last, Some(Ok(r)) if r.passed());
+                if !passed {
+                    self.message = Some(texts::PASS_FIRST.into());
+                    return Vec::new();
+                }
+                match next_unsolved(&self.manifest, &self.state.state, &self.current_name()) {
+                    Some(next) => self.switch_to(next),
+                    None => {
+                        self.checking = Some(String::from("*"));
+                        vec![Effect::StartVerify]
+                    }
+                }
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn list_key(&mut self, key: Key) -> Vec<Effect> {
+        let n = self.manifest.katas.len();
+        match key {
+            Key::Up | Key::Char('k') => self.list_cursor = self.list_cursor.saturating_sub(1),
+            Key::Down | Key::Char('j') => {
+                self.list_cursor = (self.list_cursor + 1).min(n.saturating_sub(1))
+            }
+            Key::Enter => {
+                self.screen = Screen::Kata;
+                let name = self.manifest.katas[self.list_cursor].name.clone();
+                if name != self.current_name() {
+                    return self.switch_to(name);
+                }
+            }
+            Key::Char('q') => return vec![Effect::Quit],
+            _ => self.screen = Screen::Kata,
+        }
+        Vec::new()
+    }
+
+    fn switch_to(&mut self, name: String) -> Vec<Effect> {
+        self.state.state.current = Some(name);
+        self.save_state();
+        self.last = None;
+        self.screen = Screen::Kata;
+        self.request_check()
+    }
+
+    fn reset(&mut self) -> Vec<Effect> {
+        match crate::commands::reset_kata(&self.root, self.kata()) {
+            Ok(()) => {
+                self.message = Some(format!("`{}` is back to its starter", self.current_name()));
+                self.request_check()
+            }
+            Err(e) => {
+                self.message = Some(format!("reset failed: {e:#}"));
+                Vec::new()
+            }
+        }
+    }
+
+    /// The screen as lines (ANSI colours unless `colored` is switched off).
+    pub fn render(&self, width: usize) -> Vec<String> {
+        render::render(self, width)
+    }
+}
+
+/// What the event loop needs from the world.
+pub trait Ports {
+    /// Start checking `kata`; answer later with [`Event::CheckDone`] on the loop's channel.
+    fn start_check(&mut self, kata: &str);
+    /// Re-check every kata; answer later with [`Event::VerifyDone`].
+    fn start_verify(&mut self);
+    /// Show a lesson section (blocking until the learner comes back).
+    fn open_lesson(&mut self, lesson: &str, section: Option<&str>);
+    /// Draw the screen.
+    fn draw(&mut self, lines: &[String]);
+    /// Terminal width in columns.
+    fn width(&self) -> usize {
+        100
+    }
+}
+
+/// Runs watch mode until [`Effect::Quit`] or until every sender is gone.
+pub fn event_loop(app: &mut App, events: &Receiver<Event>, ports: &mut dyn Ports) {
+    let first = app.start();
+    if perform(app, first, ports) {
+        return;
+    }
+    ports.draw(&app.render(ports.width()));
+    while let Ok(event) = events.recv() {
+        let effects = app.handle(event);
+        if perform(app, effects, ports) {
+            return;
+        }
+        ports.draw(&app.render(ports.width()));
+    }
+}
+
+/// Carries out effects; true when the loop should end.
+fn perform(app: &mut App, effects: Vec<Effect>, ports: &mut dyn Ports) -> bool {
+    for effect in effects {
+        match effect {
+            Effect::StartCheck(kata) => ports.start_check(&kata),
+            Effect::StartVerify => ports.start_verify(),
+            Effect::OpenLesson(lesson, section) => {
+                ports.open_lesson(&lesson, section.as_deref());
+                let _ = app;
+            }
+            Effect::Quit => return true,
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,272 @@
+//! The real world behind watch mode: the terminal (raw mode, alternate screen), the producer
+//! threads (keys, file watcher, ticks) and the check worker.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use crossterm::event::{self as cevent, KeyCode, KeyEventKind, KeyModifiers};
+use crossterm::{cursor, execute, terminal};
+use notify::{EventKind, RecursiveMode, Watcher};
+
+use super::{event_loop, App, Event, Key, Ports};
+use crate::manifest::Manifest;
+use crate::runner::{self, CheckOptions, Progress};
+
+/// How long the watcher waits for an editor's burst of events (temp file, rename, chmod) to
+/// settle before it reports one save.
+const DEBOUNCE: Duration = Duration::from_millis(40);
+/// Spinner / redraw period while a check runs.
+const TICK: Duration = Duration::from_millis(120);
+
+enum Job {
+    Check(String),
+    Verify,
+}
+
+/// The terminal and the worker.
+struct RealPorts {
+    root: PathBuf,
+    jobs: Sender<Job>,
+    paused: Arc<AtomicBool>,
+}
+
+impl Ports for RealPorts {
+    fn start_check(&mut self, kata: &str) {
+        let _ = self.jobs.send(Job::Check(kata.to_string()));
+    }
+    fn start_verify(&mut self) {
+        let _ = self.jobs.send(Job::Verify);
+    }
+    fn open_lesson(&mut self, lesson: &str, section: Option<&str>) {
+        self.paused.store(true, Ordering::SeqCst);
+        std::thread::sleep(Duration::from_millis(60)); // let the key reader stand down
+        let _ = leave_terminal();
+        if let Err(e) = crate::commands::show_lesson(&self.root, Some(lesson), section) {
+            eprintln!("could not show the lesson: {e:#}");
+        }
+        print!("\npress Enter to go back to the kata ");
+        let _ = std::io::stdout().flush();
+        let mut line = String::new();
+        let _ = std::io::stdin().read_line(&mut line);
+        let _ = enter_terminal();
+        self.paused.store(false, Ordering::SeqCst);
+    }
+    fn draw(&mut self, lines: &[String]) {
+        let mut out = std::io::stdout().lock();
+        let _ = execute!(
+            out,
+            cursor::MoveTo(0, 0),
+            terminal::Clear(terminal::ClearType::All)
+        );
+        for line in lines {
+            let _ = write!(out, "{line}\r\n");
+        }
+        let _ = out.flush();
+    }
+    fn width(&self) -> usize {
+        terminal::size().map_or(100, |(w, _)| w as usize)
+    }
+}
+
+fn enter_terminal() -> Result<()> {
+    terminal::enable_raw_mode()?;
+    execute!(std::io::stdout(), terminal::EnterAlternateScreen, cursor::Hide)?;
+    Ok(())
+}
+
+fn leave_terminal() -> Result<()> {
+    execute!(std::io::stdout(), cursor::Show, terminal::LeaveAlternateScreen)?;
+    terminal::disable_raw_mode()?;
+    Ok(())
+}
+
+/// Restores the terminal however watch mode ends (including a panic).
+struct TerminalGuard;
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        let _ = leave_terminal();
+    }
+}
+
+/// Runs watch mode in the terminal.
+pub fn run(app: App, opts: CheckOptions) -> Result<()> {
+    let mut app = app;
+    let (tx, rx) = mpsc::channel::<Event>();
+    let root = app.root.clone();
+    let manifest = app.manifest.clone();
+    let paused = Arc::new(AtomicBool::new(false));
+
+    let (job_tx, job_rx) = mpsc::channel::<Job>();
+    spawn_worker(root.clone(), manifest, opts, job_rx, tx.clone());
+    spawn_keys(tx.clone(), Arc::clone(&paused));
+    spawn_ticks(tx.clone());
+    // Keep the watcher alive for the whole session.
+    let _watcher = if app.manual {
+        None
+    } else {
+        match watch_files(&root, tx.clone()) {
+            Ok(w) => Some(w),
+            Err(e) => {
+                let _ = tx.send(Event::WatcherFailed(format!("{e:#}")));
+                None
+            }
+        }
+    };
+    drop(tx);
+
+    enter_terminal().context("cannot switch the terminal to raw mode (is this a terminal?)")?;
+    let _guard = TerminalGuard;
+    let mut ports = RealPorts {
+        root,
+        jobs: job_tx,
+        paused,
+    };
+    event_loop(&mut app, &rx, &mut ports);
+    Ok(())
+}
+
+fn spawn_worker(
+    root: PathBuf,
+    manifest: Manifest,
+    opts: CheckOptions,
+    jobs: Receiver<Job>,
+    tx: Sender<Event>,
+) {
+    std::thread::spawn(move || {
+        for job in jobs {
+            match job {
+                Job::Check(name) => {
+                    let result = check_one(&root, &manifest, &name, &opts, &tx);
+                    if tx.send(Event::CheckDone(name, result)).is_err() {
+                        return;
+                    }
+                }
+                Job::Verify => {
+                    let mut all = Vec::new();
+                    for k in &manifest.katas {
+                        let _ = tx.send(Event::Progress(format!("re-checking {}", k.name)));
+                        let ok = matches!(check_one(&root, &manifest, &k.name, &opts, &tx), Ok(r) if r.passed());
+                        all.push((k.name.clone(), ok));
+                    }
+                    if tx.send(Event::VerifyDone(all)).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    });
+}
+
+fn check_one(
+    root: &Path,
+    manifest: &Manifest,
+    name: &str,
+    opts: &CheckOptions,
+    tx: &Sender<Event>,
+) -> Result<runner::CheckResult, String> {
+    let kata = manifest.kata(name).map_err(|e| e.to_string())?;
+    let mut progress = |p: Progress| {
+        let line = match p {
+            Progress::Compiling { line, done } => format!("{line} ({done} crates built)"),
+            Progress::Running => "running the hidden tests".to_string(),
+        };
+        let _ = tx.send(Event::Progress(line));
+    };
+    runner::check(root, kata, opts, &mut progress).map_err(|e| format!("{e:#}"))
+}
+
+fn spawn_keys(tx: Sender<Event>, paused: Arc<AtomicBool>) {
+    std::thread::spawn(move || loop {
+        if paused.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(30));
+            continue;
+        }
+        match cevent::poll(Duration::from_millis(30)) {
+            Ok(false) => continue,
+            Ok(true) if paused.load(Ordering::SeqCst) => continue,
+            Ok(true) => {}
+            Err(_) => return,
+        }
+        let ev = match cevent::read() {
+            Ok(cevent::Event::Key(k)) if k.kind != KeyEventKind::Release => {
+                if k.modifiers.contains(KeyModifiers::CONTROL) && k.code == KeyCode::Char('c') {
+                    Some(Event::Key(Key::Char('q')))
+                } else {
+                    match k.code {
+                        KeyCode::Char(c) => Some(Event::Key(Key::Char(c))),
+                        KeyCode::Enter => Some(Event::Key(Key::Enter)),
+                        KeyCode::Esc => Some(Event::Key(Key::Esc)),
+                        KeyCode::Up => Some(Event::Key(Key::Up)),
+                        KeyCode::Down => Some(Event::Key(Key::Down)),
+                        _ => None,
+                    }
+                }
+            }
+            Ok(cevent::Event::Resize(..)) => Some(Event::Resize),
+            Ok(_) => None,
+            Err(_) => return,
+        };
+        if let Some(ev) = ev {
+            if tx.send(ev).is_err() {
+                return;
+            }
+        }
+    });
+}
+
+fn spawn_ticks(tx: Sender<Event>) {
+    std::thread::spawn(move || loop {
+        std::thread::sleep(TICK);
+        if tx.send(Event::Tick).is_err() {
+            return;
+        }
+    });
+}
+
+/// Watches `exercises/` (directories, not files: editors that save by writing a temp file and
+/// renaming it over the original replace the inode a file watch would hold).
+fn watch_files(root: &Path, tx: Sender<Event>) -> Result<notify::RecommendedWatcher> {
+    let (raw_tx, raw_rx) = mpsc::channel::<PathBuf>();
+    let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+        if let Ok(ev) = res {
+            // Access events fire when cargo reads the sources: ignoring them avoids a loop.
+            if matches!(
+                ev.kind,
+                EventKind::Create(_)
+                    | EventKind::Modify(notify::event::ModifyKind::Data(_))
+                    | EventKind::Modify(notify::event::ModifyKind::Name(_))
+                    | EventKind::Modify(notify::event::ModifyKind::Any)
+                    | EventKind::Remove(_)
+            ) {
+                for p in ev.paths {
+                    if p.extension().is_some_and(|e| e == "rs") {
+                        let _ = raw_tx.send(p);
+                    }
+                }
+            }
+        }
+    })
+    .context("cannot start the file watcher")?;
+    let dir = root.join("exercises");
+    watcher
+        .watch(&dir, RecursiveMode::Recursive)
+        .with_context(|| format!("cannot watch {}", dir.display()))?;
+    std::thread::spawn(move || {
+        while let Ok(first) = raw_rx.recv() {
+            let mut last = first;
+            while let Ok(p) = raw_rx.recv_timeout(DEBOUNCE) {
+                last = p;
+            }
+            if tx.send(Event::Save(last)).is_err() {
+                return;
+            }
+        }
+    });
+    Ok(watcher)
+}

@@ -1,0 +1,337 @@
+//! The harness every hidden kata test runs under.
+//!
+//! A kata's hidden tests live in `checker/hidden/<kata>/`, a binary crate (`harness = false`
+//! is not even needed: it is a plain `main`) that links the learner's crate and calls [`run`]
+//! with a list of named tests:
+//!
+//! ```no_run
+//! use katas_testkit::{check_eq, run, seeded, test, Rng};
+//!
+//! fn main() {
+//!     run(vec![
+//!         test("adds_one", || check_eq(2, 1 + 1, "1 + 1")),
+//!         seeded("random_inputs", |seed| {
+//!             let mut rng = Rng::new(seed);
+//!             let x = rng.below(100);
+//!             check_eq(x + 1, 1 + x, "addition commutes");
+//!         }),
+//!     ]);
+//! }
+//! ```
+//!
+//! # Why not `#[test]`
+//!
+//! libtest prints human text, runs tests on a thread pool and cannot tell the checker *which*
+//! values differed. The checker wants structure: per test a verdict, a message in DynamoDB
+//! terms, and, where values are compared, the expected and actual values as text it can diff.
+//! It also wants a crash (a stack overflow aborts the whole process) to be blamed on the test
+//! that was running. So this harness runs tests one at a time on the main thread, each inside
+//! `catch_unwind`, and prints one JSON object per line on stdout:
+//!
+//! ```text
+//! {"event":"plan","tests":["adds_one","random_inputs"]}
+//! {"event":"start","test":"adds_one","seed":null}
+//! {"event":"result","test":"adds_one","passed":true,"message":null,"expected":null,"actual":null,"seed":null,"location":null}
+//! {"event":"start","test":"random_inputs","seed":1234}
+//! {"event":"result","test":"random_inputs","passed":false,"message":"addition commutes","expected":"5","actual":"6","seed":1234,"location":"checker/hidden/x/src/main.rs:9:13"}
+//! {"event":"end","passed":1,"failed":1}
+//! ```
+//!
+//! Lines that are not events (the learner's `println!`) are left alone; the checker attributes
+//! them to the test that was running. A `start` without its `result` means the process died in
+//! that test; no `end` means it never finished.
+//!
+//! # Failures
+//!
+//! [`fail`], [`check`], [`check_eq`] and friends unwind with a [`Failure`] payload; any other
+//! panic (an `unwrap`, a `todo!()`, an overflow in the learner's code) becomes a failure whose
+//! message is the panic message and whose location is where it panicked.
+//!
+//! # Seeds
+//!
+//! A [`seeded`] test gets a seed: by default a fixed one derived from the test's name, so a
+//! verdict never flickers between runs; `KATAS_SEED=<n>` replaces it, so the seed printed with
+//! a failure replays it exactly (`katas run <kata> --seed <n>`).
+//!
+//! # Arguments
+//!
+//! `--list` prints the plan and exits; `--test NAME` (repeatable) runs only those tests.
+//! `KATAS_TEST=a,b` does the same from the environment.
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::fmt::Debug;
+use std::io::Write;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Mutex;
+
+use serde_json::{json, Value};
+
+mod rng;
+pub use rng::Rng;
+
+#[cfg(feature = "engine")]
+pub mod items;
+
+/// Environment variable that replaces the seed of every seeded test.
+pub const SEED_ENV: &str = "KATAS_SEED";
+/// Environment variable naming the tests to run (comma-separated).
+pub const TEST_ENV: &str = "KATAS_TEST";
+
+/// A structured test failure: what went wrong and, when values were compared, both values
+/// rendered as text (one item or attribute per line, so a line diff reads well).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Failure {
+    /// What the learner should read first, in DynamoDB terms.
+    pub message: String,
+    /// The value the test expected, rendered as text.
+    pub expected: Option<String>,
+    /// The value the learner's code produced, rendered as text.
+    pub actual: Option<String>,
+}
+
+impl Failure {
+    /// A failure with only a message.
+    pub fn new(message: impl Into<String>) -> Self {
+        Failure {
+            message: message.into(),
+            ..Failure::default()
+        }
+    }
+
+    /// A failure that compares two rendered values.
+    pub fn compare(message: impl Into<String>, expected: String, actual: String) -> Self {
+        Failure {
+            message: message.into(),
+            expected: Some(expected),
+            actual: Some(actual),
+        }
+    }
+
+    /// Ends the current test with this failure.
+    #[track_caller]
+    pub fn raise(self) -> ! {
+        panic::panic_any(self)
+    }
+}
+
+/// Ends the current test with a message.
+#[track_caller]
+pub fn fail(message: impl Into<String>) -> ! {
+    Failure::new(message).raise()
+}
+
+/// Fails the test with `message` unless `condition` holds.
+#[track_caller]
+pub fn check(condition: bool, message: impl Into<String>) {
+    if !condition {
+        fail(message)
+    }
+}
+
+/// Fails the test unless `expected == actual`; both are rendered with `{:#?}` (one field per
+/// line) so the checker can show a line diff.
+#[track_caller]
+pub fn check_eq<T: PartialEq + Debug>(expected: T, actual: T, message: impl Into<String>) {
+    if expected != actual {
+        Failure::compare(message, format!("{expected:#?}"), format!("{actual:#?}")).raise()
+    }
+}
+
+/// Like [`check_eq`] for values already rendered as text (compared as text).
+#[track_caller]
+pub fn check_eq_text(expected: &str, actual: &str, message: impl Into<String>) {
+    if expected != actual {
+        Failure::compare(message, expected.to_string(), actual.to_string()).raise()
+    }
+}
+
+/// Like [`check_eq`] for JSON values; rendered pretty, keys sorted.
+#[track_caller]
+pub fn check_eq_json(expected: &Value, actual: &Value, message: impl Into<String>) {
+    if expected != actual {
+        let render = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
+        Failure::compare(message, render(expected), render(actual)).raise()
+    }
+}
+
+type Body = Box<dyn Fn(Option<u64>)>;
+
+/// One named hidden test.
+pub struct Test {
+    name: String,
+    seeded: bool,
+    body: Body,
+}
+
+impl Debug for Test {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Test")
+            .field("name", &self.name)
+            .field("seeded", &self.seeded)
+            .finish()
+    }
+}
+
+/// A test that needs no randomness. Its name is what the manifest's points and hints refer to.
+pub fn test(name: &str, body: impl Fn() + 'static) -> Test {
+    Test {
+        name: name.to_string(),
+        seeded: false,
+        body: Box::new(move |_| body()),
+    }
+}
+
+/// A randomized test: `body` gets the seed (see the module docs for where it comes from).
+pub fn seeded(name: &str, body: impl Fn(u64) + 'static) -> Test {
+    Test {
+        name: name.to_string(),
+        seeded: true,
+        body: Box::new(move |seed| body(seed.unwrap_or_default())),
+    }
+}
+
+/// The default seed of a test: FNV-1a of its name, so it is stable across runs and machines.
+pub fn default_seed(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+fn parse_seed(text: &str) -> Option<u64> {
+    let text = text.trim();
+    match text.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => text.parse().ok(),
+    }
+}
+
+thread_local! {
+    /// Where the last panic on the test thread happened (set by the panic hook).
+    static PANIC_LOCATION: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+static OUT: Mutex<()> = Mutex::new(());
+
+fn emit(event: Value) {
+    let _guard = OUT.lock().unwrap_or_else(|e| e.into_inner());
+    let mut out = std::io::stdout().lock();
+    // A closed stdout means the checker is gone; nothing useful is left to do.
+    let _ = writeln!(out, "{event}");
+    let _ = out.flush();
+}
+
+fn panic_text(payload: &(dyn Any + Send)) -> Failure {
+    if let Some(f) = payload.downcast_ref::<Failure>() {
+        return f.clone();
+    }
+    let text = if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "the test panicked with a non-text payload".to_string()
+    };
+    Failure::new(format!("your code panicked: {text}"))
+}
+
+/// Runs the tests selected by the command line and environment, prints the event stream and
+/// exits: 0 when every selected test passed, 1 otherwise.
+pub fn run(tests: Vec<Test>) -> ! {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--list") {
+        let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
+        emit(json!({"event": "plan", "tests": names}));
+        std::process::exit(0);
+    }
+    let mut only: Vec<String> = args
+        .windows(2)
+        .filter(|w| w[0] == "--test")
+        .map(|w| w[1].clone())
+        .collect();
+    if let Ok(list) = std::env::var(TEST_ENV) {
+        only.extend(list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from));
+    }
+    let seed_override = std::env::var(SEED_ENV).ok().and_then(|s| parse_seed(&s));
+    let selected: Vec<&Test> = tests
+        .iter()
+        .filter(|t| only.is_empty() || only.contains(&t.name))
+        .collect();
+    let names: Vec<&str> = selected.iter().map(|t| t.name.as_str()).collect();
+    emit(json!({"event": "plan", "tests": names}));
+
+    // Panics on the test thread are reported as results; panics on threads the learner's code
+    // spawned keep the default report on stderr (the checker shows it with the test's output).
+    let test_thread = std::thread::current().id();
+    let default_hook = panic::take_hook();
+    panic::set_hook(Box::new(move |info| {
+        if std::thread::current().id() == test_thread {
+            let at = info.location().map(|l| l.to_string());
+            PANIC_LOCATION.with(|p| *p.borrow_mut() = at);
+        } else {
+            default_hook(info);
+        }
+    }));
+
+    let (mut passed, mut failed) = (0u32, 0u32);
+    for t in selected {
+        let seed = t
+            .seeded
+            .then(|| seed_override.unwrap_or_else(|| default_seed(&t.name)));
+        emit(json!({"event": "start", "test": t.name, "seed": seed}));
+        PANIC_LOCATION.with(|p| p.borrow_mut().take());
+        let outcome = panic::catch_unwind(AssertUnwindSafe(|| (t.body)(seed)));
+        let (ok, failure) = match outcome {
+            Ok(()) => (true, Failure::default()),
+            Err(payload) => (false, panic_text(payload.as_ref())),
+        };
+        let location = if ok {
+            None
+        } else {
+            PANIC_LOCATION.with(|p| p.borrow_mut().take())
+        };
+        if ok {
+            passed += 1;
+        } else {
+            failed += 1;
+        }
+        emit(json!({
+            "event": "result",
+            "test": t.name,
+            "passed": ok,
+            "message": (!ok).then_some(failure.message),
+            "expected": failure.expected,
+            "actual": failure.actual,
+            "seed": seed,
+            "location": location,
+        }));
+    }
+    emit(json!({"event": "end", "passed": passed, "failed": failed}));
+    std::process::exit(if failed == 0 { 0 } else { 1 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_are_stable_and_parse() {
+        assert_eq!(default_seed("a"), default_seed("a"));
+        assert_ne!(default_seed("a"), default_seed("b"));
+        assert_eq!(parse_seed("0x10"), Some(16));
+        assert_eq!(parse_seed(" 42 "), Some(42));
+        assert_eq!(parse_seed("x"), None);
+    }
+
+    #[test]
+    fn failures_carry_both_values() {
+        let err = panic::catch_unwind(|| check_eq(vec![1, 2], vec![1, 3], "lists differ"))
+            .unwrap_err();
+        let f = panic_text(err.as_ref());
+        assert_eq!(f.message, "lists differ");
+        assert!(f.expected.unwrap().contains("2"));
+        assert!(f.actual.unwrap().contains("3"));
+        let err = panic::catch_unwind(|| -> u32 { panic!("boom") }).unwrap_err();
+        assert_eq!(panic_text(err.as_ref()).message, "your code panicked: boom");
+    }
+}
