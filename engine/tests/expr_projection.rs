@@ -62,7 +62,7 @@ fn nested_paths_keep_the_enclosing_structure() {
         p.apply(&product()),
         item! { "Grid" => vec![AttributeValue::L(vec![s("01")]), AttributeValue::L(vec![s("10")])] }
     );
-    let p = parse("Title[0], RelatedItems.x, RelatedItems[7]", &[]).unwrap();
+    let p = parse("Title[0], RelatedItems.x, Id.y, ProductReviews[0]", &[]).unwrap();
     assert_eq!(
         p.apply(&product()),
         Item::new(),
