@@ -1,0 +1,80 @@
+//! # The client
+//!
+//! [`Client`] is the entry point a learner's code holds, shaped like `aws_sdk_dynamodb::Client`:
+//! one method per operation returning a fluent builder that ends in `.send()`. Unlike the
+//! SDK, `send()` is synchronous — the world is in-process and the clock is simulated, so
+//! there is nothing to await.
+//!
+//! A `Client` is a cheap handle (`Clone + Send + Sync`) to its [`World`]; clone it into as
+//! many threads as you like.
+
+use crate::ops::{
+    batch_get_item::BatchGetItemFluentBuilder, batch_write_item::BatchWriteItemFluentBuilder,
+    create_table::CreateTableFluentBuilder, delete_item::DeleteItemFluentBuilder,
+    delete_table::DeleteTableFluentBuilder, describe_table::DescribeTableFluentBuilder,
+    get_item::GetItemFluentBuilder, list_tables::ListTablesFluentBuilder,
+    put_item::PutItemFluentBuilder, query::QueryFluentBuilder, scan::ScanFluentBuilder,
+    transact_get_items::TransactGetItemsFluentBuilder,
+    transact_write_items::TransactWriteItemsFluentBuilder, update_item::UpdateItemFluentBuilder,
+};
+use crate::world::World;
+
+/// A handle for sending requests to a [`World`].
+#[derive(Clone, Debug)]
+pub struct Client {
+    world: World,
+}
+
+impl Client {
+    pub(crate) fn from_world(world: World) -> Client {
+        Client { world }
+    }
+
+    /// The world this client talks to.
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    pub fn create_table(&self) -> CreateTableFluentBuilder {
+        CreateTableFluentBuilder::new(self.clone())
+    }
+    pub fn describe_table(&self) -> DescribeTableFluentBuilder {
+        DescribeTableFluentBuilder::new(self.clone())
+    }
+    pub fn delete_table(&self) -> DeleteTableFluentBuilder {
+        DeleteTableFluentBuilder::new(self.clone())
+    }
+    pub fn list_tables(&self) -> ListTablesFluentBuilder {
+        ListTablesFluentBuilder::new(self.clone())
+    }
+    pub fn get_item(&self) -> GetItemFluentBuilder {
+        GetItemFluentBuilder::new(self.clone())
+    }
+    pub fn put_item(&self) -> PutItemFluentBuilder {
+        PutItemFluentBuilder::new(self.clone())
+    }
+    pub fn update_item(&self) -> UpdateItemFluentBuilder {
+        UpdateItemFluentBuilder::new(self.clone())
+    }
+    pub fn delete_item(&self) -> DeleteItemFluentBuilder {
+        DeleteItemFluentBuilder::new(self.clone())
+    }
+    pub fn query(&self) -> QueryFluentBuilder {
+        QueryFluentBuilder::new(self.clone())
+    }
+    pub fn scan(&self) -> ScanFluentBuilder {
+        ScanFluentBuilder::new(self.clone())
+    }
+    pub fn batch_get_item(&self) -> BatchGetItemFluentBuilder {
+        BatchGetItemFluentBuilder::new(self.clone())
+    }
+    pub fn batch_write_item(&self) -> BatchWriteItemFluentBuilder {
+        BatchWriteItemFluentBuilder::new(self.clone())
+    }
+    pub fn transact_write_items(&self) -> TransactWriteItemsFluentBuilder {
+        TransactWriteItemsFluentBuilder::new(self.clone())
+    }
+    pub fn transact_get_items(&self) -> TransactGetItemsFluentBuilder {
+        TransactGetItemsFluentBuilder::new(self.clone())
+    }
+}

@@ -1,0 +1,231 @@
+//! BatchGetItem: read up to 100 items from one or more tables in one call.
+//!
+//! Semantics (reference §4.9): each table appears once, with its keys (100 keys at most in
+//! total, no duplicates), an optional projection and consistency. The batch is not atomic:
+//! every read stands alone, items come back in no particular order, missing items are simply
+//! absent, and keys that could not be read this time (throttling, the 16 MB response limit)
+//! come back in `UnprocessedKeys` — retry them, with backoff. Only when *nothing* could be
+//! read does the call fail with the throttling error. Cost: each item rounded up to 4 KB
+//! separately, then summed.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::builder::{struct_setters, value_setter};
+use super::{parse_expressions, require_table_name, table};
+use crate::capacity::{read_units, Consumption, ReadKind};
+use crate::client::Client;
+use crate::error::{Error, Result};
+use crate::expr::ExpressionInput;
+use crate::types::{ConsumedCapacity, ReturnConsumedCapacity};
+use crate::value::{item_size, Item};
+use crate::world::State;
+
+/// The keys to read from one table, and how.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct KeysAndAttributes {
+    pub keys: Vec<Item>,
+    pub projection_expression: Option<String>,
+    pub expression_attribute_names: Option<BTreeMap<String, String>>,
+    pub consistent_read: Option<bool>,
+}
+
+struct_setters!(KeysAndAttributes { string projection_expression; value consistent_read: bool; });
+
+impl KeysAndAttributes {
+    /// Adds one key.
+    pub fn keys(mut self, key: Item) -> Self {
+        self.keys.push(key);
+        self
+    }
+    pub fn expression_attribute_names(
+        mut self,
+        key: impl Into<String>,
+        value: impl Into<String>,
+    ) -> Self {
+        self.expression_attribute_names
+            .get_or_insert_with(Default::default)
+            .insert(key.into(), value.into());
+        self
+    }
+}
+
+/// The parameters of a BatchGetItem request.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BatchGetItemInput {
+    pub request_items: BTreeMap<String, KeysAndAttributes>,
+    pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+}
+
+/// What BatchGetItem returns.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BatchGetItemOutput {
+    /// Table name → the items found (in no particular order).
+    pub responses: BTreeMap<String, Vec<Item>>,
+    /// What was not read this time, in the request's shape. Empty when everything was read.
+    pub unprocessed_keys: BTreeMap<String, KeysAndAttributes>,
+    pub consumed_capacity: Option<Vec<ConsumedCapacity>>,
+}
+
+impl BatchGetItemOutput {
+    pub fn responses(&self) -> &BTreeMap<String, Vec<Item>> {
+        &self.responses
+    }
+    pub fn unprocessed_keys(&self) -> &BTreeMap<String, KeysAndAttributes> {
+        &self.unprocessed_keys
+    }
+}
+
+/// Builds and sends a BatchGetItem request.
+#[derive(Clone, Debug)]
+pub struct BatchGetItemFluentBuilder {
+    client: Client,
+    input: BatchGetItemInput,
+}
+
+impl BatchGetItemFluentBuilder {
+    pub(crate) fn new(client: Client) -> Self {
+        BatchGetItemFluentBuilder {
+            client,
+            input: BatchGetItemInput::default(),
+        }
+    }
+    /// Adds (or replaces) the keys to read from one table.
+    pub fn request_items(mut self, table: impl Into<String>, keys: KeysAndAttributes) -> Self {
+        self.input.request_items.insert(table.into(), keys);
+        self
+    }
+    /// Replaces all request items (e.g. with a previous call's `unprocessed_keys`).
+    pub fn set_request_items(mut self, items: Option<BTreeMap<String, KeysAndAttributes>>) -> Self {
+        self.input.request_items = items.unwrap_or_default();
+        self
+    }
+    value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
+
+    pub fn send(self) -> Result<BatchGetItemOutput> {
+        let mut state = self.client.world().lock();
+        execute(&mut state, &self.input)
+    }
+}
+
+pub(crate) fn execute(state: &mut State, input: &BatchGetItemInput) -> Result<BatchGetItemOutput> {
+    if input.request_items.is_empty() {
+        return Err(Error::validation(
+            "1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
+        ));
+    }
+    let total: usize = input.request_items.values().map(|k| k.keys.len()).sum();
+    if total > MAX_KEYS {
+        return Err(Error::validation(
+            "Too many items requested for the BatchGetItem call",
+        ));
+    }
+    // Validate everything first.
+    let mut plans = Vec::new();
+    for (name, request) in &input.request_items {
+        require_table_name(&Some(name.clone()))?;
+        let parsed = parse_expressions(&ExpressionInput {
+            projection: request.projection_expression.as_deref(),
+            names: request.expression_attribute_names.as_ref(),
+            ..ExpressionInput::default()
+        })?;
+        let table = table(state, name)?;
+        if request.keys.is_empty() {
+            return Err(Error::validation(
+                "1 validation error detected: Value null at 'requestItems.member.keys' failed to satisfy constraint: Member must have length greater than or equal to 1",
+            ));
+        }
+        let mut seen = BTreeSet::new();
+        let mut keys = Vec::new();
+        for key in &request.keys {
+            let k = table.schema().key_of_key(key)?;
+            if !seen.insert(k.clone()) {
+                return Err(Error::validation(
+                    "Provided list of item keys contains duplicates",
+                ));
+            }
+            keys.push((key.clone(), k));
+        }
+        plans.push((name.clone(), request, parsed, keys));
+    }
+
+    let now = state.now_ms;
+    let mut out = BatchGetItemOutput::default();
+    let mut consumption: BTreeMap<String, Consumption> = BTreeMap::new();
+    let mut returned_bytes = 0usize;
+    let mut processed = 0usize;
+    let mut first_throttle = None;
+    for (name, request, parsed, keys) in plans {
+        let consistent = request.consistent_read.unwrap_or(false);
+        let mut unprocessed = Vec::new();
+        for (raw_key, key) in keys {
+            if returned_bytes >= MAX_RESPONSE_BYTES {
+                unprocessed.push(raw_key);
+                continue;
+            }
+            let State { tables, rng, .. } = &mut *state;
+            let store = &mut tables.get_mut(&name).expect("validated").store;
+            let found = match store.read(&key, consistent, now, rng) {
+                Ok(found) => found.cloned(),
+                Err(e) if e.is_retryable() => {
+                    first_throttle.get_or_insert(e);
+                    unprocessed.push(raw_key);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            let units = read_units(
+                found.as_ref().map_or(0, item_size),
+                ReadKind::from_consistent(consistent),
+            );
+            if let Err(e) = state.admit_read(&name, key.hash, units) {
+                first_throttle.get_or_insert(e);
+                unprocessed.push(raw_key);
+                continue;
+            }
+            processed += 1;
+            consumption
+                .entry(name.clone())
+                .or_default()
+                .add(&Consumption::read(units));
+            if let Some(item) = found {
+                returned_bytes += item_size(&item);
+                let item = match &parsed.projection {
+                    Some(p) => p.apply(&item),
+                    None => item,
+                };
+                out.responses.entry(name.clone()).or_default().push(item);
+            }
+        }
+        if !unprocessed.is_empty() {
+            out.unprocessed_keys.insert(
+                name.clone(),
+                KeysAndAttributes {
+                    keys: unprocessed,
+                    ..request.clone()
+                },
+            );
+        }
+    }
+    if processed == 0 {
+        if let Some(e) = first_throttle {
+            return Err(e);
+        }
+    }
+    if input
+        .return_consumed_capacity
+        .is_some_and(|m| m != ReturnConsumedCapacity::None)
+    {
+        out.consumed_capacity = Some(
+            consumption
+                .iter()
+                .filter_map(|(t, c)| c.report(t, input.return_consumed_capacity))
+                .collect(),
+        );
+    }
+    Ok(out)
+}
+
+/// Keys per BatchGetItem call. DynamoDB: 100.
+pub const MAX_KEYS: usize = 100;
+/// Data returned per BatchGetItem call. DynamoDB: 16 MB.
+pub const MAX_RESPONSE_BYTES: usize = 16 * 1024 * 1024;

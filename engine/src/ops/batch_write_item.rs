@@ -1,0 +1,222 @@
+//! BatchWriteItem: up to 25 puts and deletes across tables in one call.
+//!
+//! Semantics (reference §4.10): no updates, no conditions, no return values. The whole batch
+//! is rejected before anything is written if any request is invalid — a missing table, a key
+//! that does not match the schema, two requests for one item, more than 25 requests, an item
+//! over 400 KB. Otherwise each put or delete is applied on its own (atomic per item, not as a
+//! batch); those that were throttled come back in `UnprocessedItems` for the caller to retry
+//! with backoff. The call fails with the throttling error only if *nothing* was written.
+//! Cost: each item rounded up to 1 KB separately, then summed.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::builder::{struct_setters, value_setter};
+use super::{commit_write, prepare_item, require_table_name, table, write_cost};
+use crate::capacity::Consumption;
+use crate::client::Client;
+use crate::error::{Error, Result};
+use crate::table::key::StoreKey;
+use crate::types::{ConsumedCapacity, ReturnConsumedCapacity};
+use crate::value::{item_size, Item};
+use crate::world::State;
+
+/// Put one item (as PutItem without a condition).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PutRequest {
+    pub item: Option<Item>,
+}
+struct_setters!(PutRequest { map item, set_item; });
+
+/// Delete one item by key.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DeleteRequest {
+    pub key: Option<Item>,
+}
+struct_setters!(DeleteRequest { map key, set_key; });
+
+/// One write of a batch: exactly one of `put_request` or `delete_request`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WriteRequest {
+    pub put_request: Option<PutRequest>,
+    pub delete_request: Option<DeleteRequest>,
+}
+struct_setters!(WriteRequest { value put_request: PutRequest; value delete_request: DeleteRequest; });
+
+/// The parameters of a BatchWriteItem request.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BatchWriteItemInput {
+    pub request_items: BTreeMap<String, Vec<WriteRequest>>,
+    pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+}
+
+/// What BatchWriteItem returns.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BatchWriteItemOutput {
+    /// The writes not applied this time, in the request's shape. Empty when all were applied.
+    pub unprocessed_items: BTreeMap<String, Vec<WriteRequest>>,
+    pub consumed_capacity: Option<Vec<ConsumedCapacity>>,
+}
+
+impl BatchWriteItemOutput {
+    pub fn unprocessed_items(&self) -> &BTreeMap<String, Vec<WriteRequest>> {
+        &self.unprocessed_items
+    }
+}
+
+/// Builds and sends a BatchWriteItem request.
+#[derive(Clone, Debug)]
+pub struct BatchWriteItemFluentBuilder {
+    client: Client,
+    input: BatchWriteItemInput,
+}
+
+impl BatchWriteItemFluentBuilder {
+    pub(crate) fn new(client: Client) -> Self {
+        BatchWriteItemFluentBuilder {
+            client,
+            input: BatchWriteItemInput::default(),
+        }
+    }
+    /// Sets the writes for one table.
+    pub fn request_items(mut self, table: impl Into<String>, writes: Vec<WriteRequest>) -> Self {
+        self.input.request_items.insert(table.into(), writes);
+        self
+    }
+    /// Replaces all request items (e.g. with a previous call's `unprocessed_items`).
+    pub fn set_request_items(mut self, items: Option<BTreeMap<String, Vec<WriteRequest>>>) -> Self {
+        self.input.request_items = items.unwrap_or_default();
+        self
+    }
+    value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
+
+    pub fn send(self) -> Result<BatchWriteItemOutput> {
+        let mut state = self.client.world().lock();
+        execute(&mut state, &self.input)
+    }
+}
+
+enum Planned {
+    Put(StoreKey, Item),
+    Delete(StoreKey),
+}
+
+pub(crate) fn execute(
+    state: &mut State,
+    input: &BatchWriteItemInput,
+) -> Result<BatchWriteItemOutput> {
+    let total: usize = input.request_items.values().map(Vec::len).sum();
+    if input.request_items.is_empty() || total == 0 {
+        return Err(Error::validation(
+            "1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
+        ));
+    }
+    if total > MAX_WRITES {
+        return Err(Error::validation(format!(
+            "1 validation error detected: Value '{{{}}}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to {MAX_WRITES}, Member must have length greater than or equal to 1]",
+            input.request_items.keys().cloned().collect::<Vec<_>>().join(", ")
+        )));
+    }
+    // Validate the whole batch before writing anything.
+    let mut plans: Vec<(String, WriteRequest, Planned)> = Vec::new();
+    let mut request_bytes = 0usize;
+    for (name, writes) in &input.request_items {
+        require_table_name(&Some(name.clone()))?;
+        let table = table(state, name)?;
+        let mut seen = BTreeSet::new();
+        for write in writes {
+            let planned = match (&write.put_request, &write.delete_request) {
+                (Some(put), None) => {
+                    let item = put.item.clone().ok_or_else(|| {
+                        Error::validation("1 validation error detected: Value null at 'requestItems.member.putRequest.item' failed to satisfy constraint: Member must not be null")
+                    })?;
+                    let (key, item) = prepare_item(table, item, state.config.max_item_size, false)?;
+                    request_bytes += item_size(&item);
+                    Planned::Put(key, item)
+                }
+                (None, Some(delete)) => {
+                    let key = delete.key.as_ref().ok_or_else(|| {
+                        Error::validation("1 validation error detected: Value null at 'requestItems.member.deleteRequest.key' failed to satisfy constraint: Member must not be null")
+                    })?;
+                    Planned::Delete(table.schema().key_of_key(key)?)
+                }
+                _ => {
+                    return Err(Error::validation(
+                        "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes",
+                    ))
+                }
+            };
+            let key = match &planned {
+                Planned::Put(k, _) | Planned::Delete(k) => k.clone(),
+            };
+            if !seen.insert(key) {
+                return Err(Error::validation(
+                    "Provided list of item keys contains duplicates",
+                ));
+            }
+            plans.push((name.clone(), write.clone(), planned));
+        }
+    }
+    if request_bytes > MAX_REQUEST_BYTES {
+        return Err(Error::validation(
+            "Item size has exceeded the maximum allowed size",
+        ));
+    }
+
+    let mut out = BatchWriteItemOutput::default();
+    let mut consumption: BTreeMap<String, Consumption> = BTreeMap::new();
+    let mut processed = 0usize;
+    let mut first_throttle = None;
+    for (name, original, planned) in plans {
+        let (key, new) = match planned {
+            Planned::Put(k, item) => (k, Some(item)),
+            Planned::Delete(k) => (k, None),
+        };
+        let store = &table(state, &name)?.store;
+        let writable = store.check_writable(store.locate(key.hash));
+        let current = store.current(&key);
+        let cost = write_cost(current, new.as_ref(), false);
+        let exists = current.is_some();
+        let admitted = writable.and_then(|_| state.admit_write(&name, key.hash, cost));
+        if let Err(e) = admitted {
+            if !e.is_retryable() {
+                return Err(e);
+            }
+            first_throttle.get_or_insert(e);
+            out.unprocessed_items
+                .entry(name)
+                .or_default()
+                .push(original);
+            continue;
+        }
+        processed += 1;
+        consumption
+            .entry(name.clone())
+            .or_default()
+            .add(&Consumption::write(cost));
+        if new.is_some() || exists {
+            commit_write(state, &name, key, new);
+        }
+    }
+    if processed == 0 {
+        if let Some(e) = first_throttle {
+            return Err(e);
+        }
+    }
+    if input
+        .return_consumed_capacity
+        .is_some_and(|m| m != ReturnConsumedCapacity::None)
+    {
+        out.consumed_capacity = Some(
+            consumption
+                .iter()
+                .filter_map(|(t, c)| c.report(t, input.return_consumed_capacity))
+                .collect(),
+        );
+    }
+    Ok(out)
+}
+
+/// Put and delete requests per BatchWriteItem call. DynamoDB: 25.
+pub const MAX_WRITES: usize = 25;
+/// Size of one BatchWriteItem request. DynamoDB: 16 MB.
+pub const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024;

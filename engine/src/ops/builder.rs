@@ -1,0 +1,158 @@
+//! Setter macros shared by the fluent builders (each builder holds `client` and `input`).
+
+/// `fn name(self, impl Into<String>)` setting `input.name`.
+macro_rules! string_setter {
+    ($(#[$m:meta])* $name:ident) => {
+        $(#[$m])*
+        pub fn $name(mut self, value: impl Into<String>) -> Self {
+            self.input.$name = Some(value.into());
+            self
+        }
+    };
+}
+
+/// `fn name(self, T)` setting `input.name`.
+macro_rules! value_setter {
+    ($(#[$m:meta])* $name:ident: $t:ty) => {
+        $(#[$m])*
+        pub fn $name(mut self, value: $t) -> Self {
+            self.input.$name = Some(value);
+            self
+        }
+    };
+}
+
+/// `fn name(self, key, AttributeValue)` adding to the map `input.field`, and
+/// `fn set_name(self, Option<Item>)` replacing it (the SDK's pair).
+macro_rules! item_setters {
+    ($(#[$m:meta])* $name:ident, $set:ident, $field:ident) => {
+        $(#[$m])*
+        pub fn $name(mut self, key: impl Into<String>, value: $crate::value::AttributeValue) -> Self {
+            self.input.$field.get_or_insert_with(Default::default).insert(key.into(), value);
+            self
+        }
+        /// Replaces the whole map.
+        pub fn $set(mut self, value: Option<$crate::value::Item>) -> Self {
+            self.input.$field = value;
+            self
+        }
+    };
+}
+
+/// `expression_attribute_names` / `expression_attribute_values` and their `set_` forms.
+macro_rules! placeholder_setters {
+    () => {
+        /// Adds a `#name` placeholder for an attribute name.
+        pub fn expression_attribute_names(
+            mut self,
+            key: impl Into<String>,
+            value: impl Into<String>,
+        ) -> Self {
+            self.input
+                .expression_attribute_names
+                .get_or_insert_with(Default::default)
+                .insert(key.into(), value.into());
+            self
+        }
+        /// Replaces all `#name` placeholders.
+        pub fn set_expression_attribute_names(
+            mut self,
+            value: Option<std::collections::BTreeMap<String, String>>,
+        ) -> Self {
+            self.input.expression_attribute_names = value;
+            self
+        }
+        /// Adds a `:value` placeholder.
+        pub fn expression_attribute_values(
+            mut self,
+            key: impl Into<String>,
+            value: $crate::value::AttributeValue,
+        ) -> Self {
+            self.input
+                .expression_attribute_values
+                .get_or_insert_with(Default::default)
+                .insert(key.into(), value);
+            self
+        }
+        /// Replaces all `:value` placeholders.
+        pub fn set_expression_attribute_values(
+            mut self,
+            value: Option<std::collections::BTreeMap<String, $crate::value::AttributeValue>>,
+        ) -> Self {
+            self.input.expression_attribute_values = value;
+            self
+        }
+    };
+}
+
+/// Chainable setters on a plain request struct (the SDK's `X::builder()…build()` shape,
+/// infallible here): `fn field(self, value) -> Self` for each listed field.
+macro_rules! struct_setters {
+    ($ty:ident { $(string $s:ident;)* $(value $v:ident: $vt:ty;)* $(map $m:ident, $mset:ident;)* }) => {
+        impl $ty {
+            /// Starts building (the struct is its own builder).
+            pub fn builder() -> Self {
+                Self::default()
+            }
+            /// Finishes building. Missing required fields are reported by `send()`.
+            pub fn build(self) -> Self {
+                self
+            }
+            $(
+                pub fn $s(mut self, value: impl Into<String>) -> Self {
+                    self.$s = Some(value.into());
+                    self
+                }
+            )*
+            $(
+                pub fn $v(mut self, value: $vt) -> Self {
+                    self.$v = Some(value);
+                    self
+                }
+            )*
+            $(
+                pub fn $m(mut self, key: impl Into<String>, value: $crate::value::AttributeValue) -> Self {
+                    self.$m.get_or_insert_with(Default::default).insert(key.into(), value);
+                    self
+                }
+                pub fn $mset(mut self, value: Option<$crate::value::Item>) -> Self {
+                    self.$m = value;
+                    self
+                }
+            )*
+        }
+    };
+}
+
+/// `expression_attribute_names` / `_values` setters on a plain request struct.
+macro_rules! struct_placeholder_setters {
+    ($ty:ident) => {
+        impl $ty {
+            pub fn expression_attribute_names(
+                mut self,
+                key: impl Into<String>,
+                value: impl Into<String>,
+            ) -> Self {
+                self.expression_attribute_names
+                    .get_or_insert_with(Default::default)
+                    .insert(key.into(), value.into());
+                self
+            }
+            pub fn expression_attribute_values(
+                mut self,
+                key: impl Into<String>,
+                value: $crate::value::AttributeValue,
+            ) -> Self {
+                self.expression_attribute_values
+                    .get_or_insert_with(Default::default)
+                    .insert(key.into(), value);
+                self
+            }
+        }
+    };
+}
+
+pub(crate) use {
+    item_setters, placeholder_setters, string_setter, struct_placeholder_setters, struct_setters,
+    value_setter,
+};

@@ -1,0 +1,137 @@
+//! DeleteItem: remove one item by its full primary key.
+//!
+//! Semantics (reference §4.5): deleting an item that does not exist is not an error (an
+//! unconditional delete is idempotent) and costs 1 WCU; otherwise the cost is the deleted
+//! item's size per started KB. A `ConditionExpression` guards the delete; `ReturnValues` may
+//! be `NONE` or `ALL_OLD`.
+
+use std::collections::BTreeMap;
+
+use super::builder::{item_setters, placeholder_setters, string_setter, value_setter};
+use super::{
+    check_writable, commit_write, condition_failed, parse_expressions, require_table_name, table,
+    write_cost,
+};
+use crate::capacity::Consumption;
+use crate::client::Client;
+use crate::error::{Error, Result};
+use crate::expr::ExpressionInput;
+use crate::types::{
+    ConsumedCapacity, ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure,
+};
+use crate::value::{AttributeValue, Item};
+use crate::world::State;
+
+/// The parameters of a DeleteItem request.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DeleteItemInput {
+    pub table_name: Option<String>,
+    pub key: Option<Item>,
+    pub condition_expression: Option<String>,
+    pub expression_attribute_names: Option<BTreeMap<String, String>>,
+    pub expression_attribute_values: Option<BTreeMap<String, AttributeValue>>,
+    pub return_values: Option<ReturnValue>,
+    pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+    pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
+}
+
+/// What DeleteItem returns.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DeleteItemOutput {
+    /// The deleted item, with `ReturnValues=ALL_OLD` and only if one existed.
+    pub attributes: Option<Item>,
+    pub consumed_capacity: Option<ConsumedCapacity>,
+}
+
+impl DeleteItemOutput {
+    pub fn attributes(&self) -> Option<&Item> {
+        self.attributes.as_ref()
+    }
+    pub fn consumed_capacity(&self) -> Option<&ConsumedCapacity> {
+        self.consumed_capacity.as_ref()
+    }
+}
+
+/// Builds and sends a DeleteItem request.
+#[derive(Clone, Debug)]
+pub struct DeleteItemFluentBuilder {
+    client: Client,
+    input: DeleteItemInput,
+}
+
+impl DeleteItemFluentBuilder {
+    pub(crate) fn new(client: Client) -> Self {
+        DeleteItemFluentBuilder {
+            client,
+            input: DeleteItemInput::default(),
+        }
+    }
+    string_setter!(table_name);
+    item_setters!(
+        /// Adds one key attribute.
+        key, set_key, key
+    );
+    string_setter!(condition_expression);
+    placeholder_setters!();
+    value_setter!(return_values: ReturnValue);
+    value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
+    value_setter!(return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure);
+
+    pub fn send(self) -> Result<DeleteItemOutput> {
+        let mut state = self.client.world().lock();
+        execute(&mut state, &self.input)
+    }
+}
+
+pub(crate) fn execute(state: &mut State, input: &DeleteItemInput) -> Result<DeleteItemOutput> {
+    let name = require_table_name(&input.table_name)?;
+    let exprs = ExpressionInput {
+        condition: input.condition_expression.as_deref(),
+        names: input.expression_attribute_names.as_ref(),
+        values: input.expression_attribute_values.as_ref(),
+        ..ExpressionInput::default()
+    };
+    super::no_orphan_placeholders(&exprs)?;
+    let parsed = parse_expressions(&exprs)?;
+    match input.return_values {
+        None | Some(ReturnValue::None) | Some(ReturnValue::AllOld) => {}
+        Some(_) => {
+            return Err(Error::validation(
+                "ReturnValues can only be ALL_OLD or NONE",
+            ))
+        }
+    }
+    let key = input.key.as_ref().ok_or_else(|| {
+        Error::validation("The parameter 'Key' is required but was not present in the request")
+    })?;
+    let table = table(state, name)?;
+    let key = table.schema().key_of_key(key)?;
+    check_writable(state, name, &key)?;
+    let current = table.store.current(&key);
+    let cost = write_cost(current, None, false);
+    let failed = match &parsed.condition {
+        Some(condition) if !condition.evaluate(current) => Some(condition_failed(
+            current,
+            input.return_values_on_condition_check_failure,
+        )),
+        _ => None,
+    };
+    let exists = current.is_some();
+    state.admit_write(name, key.hash, cost)?;
+    if let Some(error) = failed {
+        return Err(error);
+    }
+    let old = if exists {
+        commit_write(state, name, key, None)
+    } else {
+        None
+    };
+    let attributes = match input.return_values {
+        Some(ReturnValue::AllOld) => old,
+        _ => None,
+    };
+    Ok(DeleteItemOutput {
+        attributes,
+        consumed_capacity: Consumption::write(cost).report(name, input.return_consumed_capacity),
+    })
+}

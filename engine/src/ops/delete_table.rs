@@ -1,0 +1,66 @@
+//! DeleteTable: remove a table, its items, indexes and stream.
+//!
+//! In DynamoDB the table goes through `DELETING` for a while; here deletion is immediate
+//! (the response still reports `DELETING`, as DynamoDB's does).
+
+use super::builder::string_setter;
+use super::describe_table::describe;
+use super::require_table_name;
+use crate::client::Client;
+use crate::error::{Error, Result};
+use crate::types::{TableDescription, TableStatus};
+use crate::world::State;
+
+/// The parameters of a DeleteTable request.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DeleteTableInput {
+    pub table_name: Option<String>,
+}
+
+/// What DeleteTable returns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeleteTableOutput {
+    pub table_description: Option<TableDescription>,
+}
+
+impl DeleteTableOutput {
+    pub fn table_description(&self) -> Option<&TableDescription> {
+        self.table_description.as_ref()
+    }
+}
+
+/// Builds and sends a DeleteTable request.
+#[derive(Clone, Debug)]
+pub struct DeleteTableFluentBuilder {
+    client: Client,
+    input: DeleteTableInput,
+}
+
+impl DeleteTableFluentBuilder {
+    pub(crate) fn new(client: Client) -> Self {
+        DeleteTableFluentBuilder {
+            client,
+            input: DeleteTableInput::default(),
+        }
+    }
+    string_setter!(table_name);
+
+    pub fn send(self) -> Result<DeleteTableOutput> {
+        let mut state = self.client.world().lock();
+        execute(&mut state, &self.input)
+    }
+}
+
+pub(crate) fn execute(state: &mut State, input: &DeleteTableInput) -> Result<DeleteTableOutput> {
+    let name = require_table_name(&input.table_name)?;
+    let table = state.tables.remove(name).ok_or_else(|| {
+        Error::resource_not_found(format!(
+            "Requested resource not found: Table: {name} not found"
+        ))
+    })?;
+    let mut description = describe(&table);
+    description.table_status = TableStatus::Deleting;
+    Ok(DeleteTableOutput {
+        table_description: Some(description),
+    })
+}

@@ -1,0 +1,113 @@
+//! GetItem: read one item by its full primary key.
+//!
+//! Semantics (reference §4.2): the `Key` must name exactly the table's key attributes. An
+//! absent item gives an output with no `Item` at all. Reads are eventually consistent unless
+//! `ConsistentRead` is set: an eventually consistent read may be served by a replica that has
+//! not yet received the latest write. A projection trims the result, never the cost: the
+//! whole item is read and charged per started 4 KB (a missing item costs the minimum).
+
+use std::collections::BTreeMap;
+
+use super::builder::{item_setters, placeholder_setters, string_setter, value_setter};
+use super::{parse_expressions, require_table_name, table};
+use crate::capacity::{read_units, Consumption, ReadKind};
+use crate::client::Client;
+use crate::error::{Error, Result};
+use crate::expr::ExpressionInput;
+use crate::types::{ConsumedCapacity, ReturnConsumedCapacity};
+use crate::value::{item_size, Item};
+use crate::world::State;
+
+/// The parameters of a GetItem request.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GetItemInput {
+    pub table_name: Option<String>,
+    pub key: Option<Item>,
+    pub consistent_read: Option<bool>,
+    pub projection_expression: Option<String>,
+    pub expression_attribute_names: Option<BTreeMap<String, String>>,
+    pub expression_attribute_values: Option<BTreeMap<String, crate::value::AttributeValue>>,
+    pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+}
+
+/// What GetItem returns.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GetItemOutput {
+    /// The item (projected), or `None` if no item has that key.
+    pub item: Option<Item>,
+    pub consumed_capacity: Option<ConsumedCapacity>,
+}
+
+impl GetItemOutput {
+    pub fn item(&self) -> Option<&Item> {
+        self.item.as_ref()
+    }
+    pub fn consumed_capacity(&self) -> Option<&ConsumedCapacity> {
+        self.consumed_capacity.as_ref()
+    }
+}
+
+/// Builds and sends a GetItem request.
+#[derive(Clone, Debug)]
+pub struct GetItemFluentBuilder {
+    client: Client,
+    input: GetItemInput,
+}
+
+impl GetItemFluentBuilder {
+    pub(crate) fn new(client: Client) -> Self {
+        GetItemFluentBuilder {
+            client,
+            input: GetItemInput::default(),
+        }
+    }
+    string_setter!(table_name);
+    item_setters!(
+        /// Adds one key attribute.
+        key, set_key, key
+    );
+    value_setter!(consistent_read: bool);
+    string_setter!(projection_expression);
+    placeholder_setters!();
+    value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
+
+    pub fn send(self) -> Result<GetItemOutput> {
+        let mut state = self.client.world().lock();
+        execute(&mut state, &self.input)
+    }
+}
+
+pub(crate) fn execute(state: &mut State, input: &GetItemInput) -> Result<GetItemOutput> {
+    let name = require_table_name(&input.table_name)?;
+    let exprs = ExpressionInput {
+        projection: input.projection_expression.as_deref(),
+        names: input.expression_attribute_names.as_ref(),
+        values: input.expression_attribute_values.as_ref(),
+        ..ExpressionInput::default()
+    };
+    super::no_orphan_placeholders(&exprs)?;
+    let parsed = parse_expressions(&exprs)?;
+    let key = input.key.as_ref().ok_or_else(|| {
+        Error::validation("The parameter 'Key' is required but was not present in the request")
+    })?;
+    let key = table(state, name)?.schema().key_of_key(key)?;
+    let consistent = input.consistent_read.unwrap_or(false);
+    let now = state.now_ms;
+    let State { tables, rng, .. } = &mut *state;
+    let store = &mut tables.get_mut(name).expect("checked above").store;
+    let found = store.read(&key, consistent, now, rng)?.cloned();
+    let units = read_units(
+        found.as_ref().map_or(0, item_size),
+        ReadKind::from_consistent(consistent),
+    );
+    state.admit_read(name, key.hash, units)?;
+    let item = match (&parsed.projection, found) {
+        (Some(projection), Some(item)) => Some(projection.apply(&item)),
+        (None, found) => found,
+        (_, None) => None,
+    };
+    Ok(GetItemOutput {
+        item,
+        consumed_capacity: Consumption::read(units).report(name, input.return_consumed_capacity),
+    })
+}

@@ -1,0 +1,86 @@
+//! ListTables: table names in order, a page at a time (at most 100 per page).
+
+use super::builder::{string_setter, value_setter};
+use crate::client::Client;
+use crate::error::{Error, Result};
+use crate::world::State;
+
+/// The parameters of a ListTables request.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ListTablesInput {
+    pub exclusive_start_table_name: Option<String>,
+    pub limit: Option<i32>,
+}
+
+/// One page of table names.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ListTablesOutput {
+    pub table_names: Vec<String>,
+    /// Present when more names follow; pass it as `ExclusiveStartTableName`.
+    pub last_evaluated_table_name: Option<String>,
+}
+
+impl ListTablesOutput {
+    pub fn table_names(&self) -> &[String] {
+        &self.table_names
+    }
+    pub fn last_evaluated_table_name(&self) -> Option<&str> {
+        self.last_evaluated_table_name.as_deref()
+    }
+}
+
+/// Builds and sends a ListTables request.
+#[derive(Clone, Debug)]
+pub struct ListTablesFluentBuilder {
+    client: Client,
+    input: ListTablesInput,
+}
+
+impl ListTablesFluentBuilder {
+    pub(crate) fn new(client: Client) -> Self {
+        ListTablesFluentBuilder {
+            client,
+            input: ListTablesInput::default(),
+        }
+    }
+    string_setter!(exclusive_start_table_name);
+    value_setter!(limit: i32);
+
+    pub fn send(self) -> Result<ListTablesOutput> {
+        let state = self.client.world().lock();
+        execute(&state, &self.input)
+    }
+}
+
+pub(crate) fn execute(state: &State, input: &ListTablesInput) -> Result<ListTablesOutput> {
+    let limit = match input.limit {
+        Some(l) if !(1..=100).contains(&l) => {
+            return Err(Error::validation(format!(
+                "1 validation error detected: Value '{l}' at 'limit' failed to satisfy constraint: Member must have value {}",
+                if l < 1 { "greater than or equal to 1" } else { "less than or equal to 100" }
+            )))
+        }
+        Some(l) => l as usize,
+        None => 100,
+    };
+    let names = state.tables.keys().filter(|n| {
+        input
+            .exclusive_start_table_name
+            .as_ref()
+            .is_none_or(|start| *n > start)
+    });
+    let table_names: Vec<String> = names.take(limit).cloned().collect();
+    // Unlike Query's, this page key is only given when more names remain.
+    let more = table_names.len() == limit
+        && table_names
+            .last()
+            .is_some_and(|last| state.tables.keys().any(|n| n > last));
+    Ok(ListTablesOutput {
+        last_evaluated_table_name: if more {
+            table_names.last().cloned()
+        } else {
+            None
+        },
+        table_names,
+    })
+}

@@ -1,0 +1,219 @@
+//! # Operations
+//!
+//! One file per DynamoDB operation, each with the same shape (after mini-redis's `cmd/`):
+//! the request's fields (an `…Input`), a fluent builder that ends in `send()`, the output
+//! with the SDK's field names, and `execute`, which reads as the semantics reference does —
+//! validate everything first, then take effect. Nothing is written until every check has
+//! passed, so a rejected request leaves the world exactly as it was.
+//!
+//! This file holds what the operations share: finding the table, validating an item for a
+//! write, committing a write (and everything a write sets off), shaping errors.
+
+pub mod batch_get_item;
+pub mod batch_write_item;
+pub mod create_table;
+pub mod delete_item;
+pub mod delete_table;
+pub mod describe_table;
+pub mod get_item;
+pub mod list_tables;
+pub mod put_item;
+pub mod query;
+pub mod scan;
+pub mod transact_get_items;
+pub mod transact_write_items;
+pub mod update_item;
+
+mod builder;
+mod read_path;
+
+use crate::error::{Error, Result};
+use crate::expr::{ExpressionInput, ParsedExpressions};
+use crate::table::key::{KeyValue, StoreKey};
+use crate::table::Table;
+use crate::types::{ReturnValuesOnConditionCheckFailure, ScalarAttributeType};
+use crate::value::{canonicalize_item, item_size, Item};
+use crate::world::State;
+
+/// The `TableName` parameter: present, 3–255 characters of `[a-zA-Z0-9_.-]`.
+pub(crate) fn require_table_name(name: &Option<String>) -> Result<&str> {
+    let name = name.as_deref().ok_or_else(|| {
+        Error::validation(
+            "The parameter 'TableName' is required but was not present in the request",
+        )
+    })?;
+    validate_name(name, "tableName")?;
+    Ok(name)
+}
+
+/// Table and index names: 3–255 characters of `[a-zA-Z0-9_.-]`.
+pub(crate) fn validate_name(name: &str, field: &str) -> Result<()> {
+    let mut problems = Vec::new();
+    if name.len() < 3 {
+        problems.push(format!(
+            "Value '{name}' at '{field}' failed to satisfy constraint: Member must have length greater than or equal to 3"
+        ));
+    }
+    if name.len() > 255 {
+        problems.push(format!(
+            "Value '{name}' at '{field}' failed to satisfy constraint: Member must have length less than or equal to 255"
+        ));
+    }
+    if !name
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'-')
+    {
+        problems.push(format!(
+            "Value '{name}' at '{field}' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"
+        ));
+    }
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let n = problems.len();
+    Err(Error::validation(format!(
+        "{n} validation error{} detected: {}",
+        if n == 1 { "" } else { "s" },
+        problems.join("; ")
+    )))
+}
+
+/// The table a data-plane request names, or `ResourceNotFoundException`.
+pub(crate) fn table<'a>(state: &'a State, name: &str) -> Result<&'a Table> {
+    state
+        .tables
+        .get(name)
+        .ok_or_else(|| Error::resource_not_found("Requested resource not found"))
+}
+
+/// Parses and validates every expression of a request together (placeholder bookkeeping
+/// spans all of them).
+pub(crate) fn parse_expressions(input: &ExpressionInput<'_>) -> Result<ParsedExpressions> {
+    crate::expr::parse_request(input)
+}
+
+/// Validates an item for a write to `table`: canonical values, key attributes present and
+/// typed, index keys typed, within the size limit. Returns its store key and canonical form.
+pub(crate) fn prepare_item(
+    table: &Table,
+    item: Item,
+    max_item_size: usize,
+    update: bool,
+) -> Result<(StoreKey, Item)> {
+    let item = canonicalize_item(item)?;
+    let key = table.schema().key_of_item(&item)?;
+    check_index_keys(table, &item)?;
+    check_item_size(&item, max_item_size, update)?;
+    Ok((key, item))
+}
+
+pub(crate) fn check_item_size(item: &Item, max_item_size: usize, update: bool) -> Result<()> {
+    if item_size(item) > max_item_size {
+        return Err(Error::validation(if update {
+            "Item size to update has exceeded the maximum allowed size"
+        } else {
+            "Item size has exceeded the maximum allowed size"
+        }));
+    }
+    Ok(())
+}
+
+/// An attribute that is an index key must have the index's declared type and be non-empty.
+pub(crate) fn check_index_keys(table: &Table, item: &Item) -> Result<()> {
+    for index in &table.indexes {
+        for element in &index.key_elements {
+            let name = &element.attribute_name;
+            let Some(value) = item.get(name) else {
+                continue;
+            };
+            let expected = attribute_type(table, name).unwrap_or(ScalarAttributeType::S);
+            let Some(kv) = KeyValue::from_attribute(value, expected) else {
+                return Err(Error::validation(format!(
+                    "One or more parameter values were invalid: Type mismatch for Index Key {name} Expected: {} Actual: {} IndexName: {}",
+                    expected.as_str(),
+                    value.type_name(),
+                    index.name
+                )));
+            };
+            let is_pk = element.key_type == crate::types::KeyType::Hash;
+            crate::table::key::check_key_value(name, &kv, is_pk)?;
+        }
+    }
+    Ok(())
+}
+
+/// The declared type of an attribute in the table's AttributeDefinitions.
+pub(crate) fn attribute_type(table: &Table, name: &str) -> Option<ScalarAttributeType> {
+    table
+        .attribute_definitions
+        .iter()
+        .find(|d| d.attribute_name == name)
+        .map(|d| d.attribute_type)
+}
+
+/// The error of a failed condition, carrying the current item if the request asked for it.
+pub(crate) fn condition_failed(
+    current: Option<&Item>,
+    rv: Option<ReturnValuesOnConditionCheckFailure>,
+) -> Error {
+    let item = match rv {
+        Some(ReturnValuesOnConditionCheckFailure::AllOld) => current.cloned(),
+        _ => None,
+    };
+    Error::ConditionalCheckFailed {
+        message: "The conditional request failed".to_string(),
+        item,
+    }
+}
+
+/// Checks that the partition holding `key` can take a write now.
+pub(crate) fn check_writable(state: &State, table_name: &str, key: &StoreKey) -> Result<()> {
+    let table = table(state, table_name)?;
+    table.store.check_writable(table.store.locate(key.hash))
+}
+
+/// Commits one item write (or delete, for `None`) to a table: the store write through the
+/// partition leader, and everything a write sets off. Returns the previous item. Callers
+/// have validated everything before calling: this cannot fail.
+pub(crate) fn commit_write(
+    state: &mut State,
+    table_name: &str,
+    key: StoreKey,
+    new: Option<Item>,
+) -> Option<Item> {
+    let now = state.now_ms;
+    let timing = state.timing();
+    let State { tables, rng, .. } = state;
+    let Some(table) = tables.get_mut(table_name) else {
+        return None;
+    };
+    table.store.write(key, new, now, rng, timing)
+}
+
+/// Write units of a single-item write: the larger of the item before and after.
+pub(crate) fn write_cost(old: Option<&Item>, new: Option<&Item>, transactional: bool) -> f64 {
+    let bytes = old.map_or(0, item_size).max(new.map_or(0, item_size));
+    crate::capacity::write_units(bytes, transactional)
+}
+
+/// Rejects names/values maps given without any expression to use them.
+pub(crate) fn no_orphan_placeholders(input: &ExpressionInput<'_>) -> Result<()> {
+    let any_expression = input.condition.is_some()
+        || input.filter.is_some()
+        || input.key_condition.is_some()
+        || input.update.is_some()
+        || input.projection.is_some();
+    if !any_expression {
+        if input.names.is_some() {
+            return Err(Error::validation(
+                "ExpressionAttributeNames can only be specified when using expressions",
+            ));
+        }
+        if input.values.is_some() {
+            return Err(Error::validation(
+                "ExpressionAttributeValues can only be specified when using expressions",
+            ));
+        }
+    }
+    Ok(())
+}

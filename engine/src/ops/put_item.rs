@@ -1,0 +1,140 @@
+//! PutItem: create an item, or replace the whole item with the same key.
+//!
+//! Semantics (reference §4.3): only the key attributes are required; an existing item with
+//! the same key is replaced entirely, not merged. A `ConditionExpression` is evaluated
+//! against the item as stored (an absent item has no attributes, so
+//! `attribute_not_exists(PK)` means "create only"). `ReturnValues` may be `NONE` or
+//! `ALL_OLD`. Cost: the larger of the old and new item, per started KB — also when the
+//! condition fails.
+
+use std::collections::BTreeMap;
+
+use super::builder::{item_setters, placeholder_setters, string_setter, value_setter};
+use super::{
+    check_writable, commit_write, condition_failed, parse_expressions, prepare_item,
+    require_table_name, table, write_cost,
+};
+use crate::capacity::Consumption;
+use crate::client::Client;
+use crate::error::{Error, Result};
+use crate::expr::ExpressionInput;
+use crate::types::{
+    ConsumedCapacity, ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure,
+};
+use crate::value::{AttributeValue, Item};
+use crate::world::State;
+
+/// The parameters of a PutItem request.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PutItemInput {
+    pub table_name: Option<String>,
+    pub item: Option<Item>,
+    pub condition_expression: Option<String>,
+    pub expression_attribute_names: Option<BTreeMap<String, String>>,
+    pub expression_attribute_values: Option<BTreeMap<String, AttributeValue>>,
+    pub return_values: Option<ReturnValue>,
+    pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+    pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
+}
+
+/// What PutItem returns.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PutItemOutput {
+    /// The replaced item, with `ReturnValues=ALL_OLD` and only if one existed.
+    pub attributes: Option<Item>,
+    pub consumed_capacity: Option<ConsumedCapacity>,
+}
+
+impl PutItemOutput {
+    pub fn attributes(&self) -> Option<&Item> {
+        self.attributes.as_ref()
+    }
+    pub fn consumed_capacity(&self) -> Option<&ConsumedCapacity> {
+        self.consumed_capacity.as_ref()
+    }
+}
+
+/// Builds and sends a PutItem request.
+#[derive(Clone, Debug)]
+pub struct PutItemFluentBuilder {
+    client: Client,
+    input: PutItemInput,
+}
+
+impl PutItemFluentBuilder {
+    pub(crate) fn new(client: Client) -> Self {
+        PutItemFluentBuilder {
+            client,
+            input: PutItemInput::default(),
+        }
+    }
+    string_setter!(table_name);
+    item_setters!(
+        /// Adds one attribute to the item.
+        item, set_item, item
+    );
+    string_setter!(condition_expression);
+    placeholder_setters!();
+    value_setter!(return_values: ReturnValue);
+    value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
+    value_setter!(return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure);
+
+    /// The request as built so far.
+    pub fn as_input(&self) -> &PutItemInput {
+        &self.input
+    }
+
+    pub fn send(self) -> Result<PutItemOutput> {
+        let mut state = self.client.world().lock();
+        execute(&mut state, &self.input)
+    }
+}
+
+pub(crate) fn execute(state: &mut State, input: &PutItemInput) -> Result<PutItemOutput> {
+    let name = require_table_name(&input.table_name)?;
+    let exprs = ExpressionInput {
+        condition: input.condition_expression.as_deref(),
+        names: input.expression_attribute_names.as_ref(),
+        values: input.expression_attribute_values.as_ref(),
+        ..ExpressionInput::default()
+    };
+    super::no_orphan_placeholders(&exprs)?;
+    let parsed = parse_expressions(&exprs)?;
+    match input.return_values {
+        None | Some(ReturnValue::None) | Some(ReturnValue::AllOld) => {}
+        Some(_) => {
+            return Err(Error::validation(
+                "ReturnValues can only be ALL_OLD or NONE",
+            ))
+        }
+    }
+    let item = input.item.clone().ok_or_else(|| {
+        Error::validation("The parameter 'Item' is required but was not present in the request")
+    })?;
+    let table = table(state, name)?;
+    let (key, item) = prepare_item(table, item, state.config.max_item_size, false)?;
+    check_writable(state, name, &key)?;
+    let current = table.store.current(&key);
+    let cost = write_cost(current, Some(&item), false);
+    let failed = match &parsed.condition {
+        Some(condition) if !condition.evaluate(current) => Some(condition_failed(
+            current,
+            input.return_values_on_condition_check_failure,
+        )),
+        _ => None,
+    };
+    // Capacity is taken before the condition's verdict: a failed condition still pays.
+    state.admit_write(name, key.hash, cost)?;
+    if let Some(error) = failed {
+        return Err(error);
+    }
+    let old = commit_write(state, name, key, Some(item));
+    let attributes = match input.return_values {
+        Some(ReturnValue::AllOld) => old,
+        _ => None,
+    };
+    Ok(PutItemOutput {
+        attributes,
+        consumed_capacity: Consumption::write(cost).report(name, input.return_consumed_capacity),
+    })
+}

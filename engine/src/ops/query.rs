@@ -1,0 +1,342 @@
+//! Query: read one item collection — the items sharing a partition key — in sort-key order.
+//!
+//! Semantics (reference §4.7, §5.5): the `KeyConditionExpression` names the partition key
+//! with `=` and optionally one condition on the sort key (`= < <= > >= BETWEEN begins_with`).
+//! Items come back sorted by sort key (`ScanIndexForward=false` reverses). Each page reads at
+//! most `Limit` items and at most 1 MB; the filter runs *after* the read, so filtered-out
+//! items still count against `Limit` and still cost. A page that stopped early carries a
+//! `LastEvaluatedKey` to pass back as `ExclusiveStartKey`. Cost: the sizes of all items read,
+//! summed and rounded up to 4 KB once (at least one unit for the partition touched).
+//!
+//! On an index (`IndexName`), the same walk runs over the index's entries; a global secondary
+//! index is eventually consistent only.
+
+use std::collections::BTreeMap;
+use std::ops::Bound;
+
+use super::builder::{item_setters, placeholder_setters, string_setter, value_setter};
+use super::read_path::{evaluated_key, highest_with, lowest_with, start_key, walk, Pager};
+use super::{parse_expressions, require_table_name, table};
+use crate::capacity::{read_units_min_blocks, Consumption, ReadKind};
+use crate::client::Client;
+use crate::error::{Error, Result};
+use crate::expr::{ExpressionInput, SortCondition};
+use crate::table::key::{KeyValue, StoreKey};
+use crate::table::IndexKind;
+use crate::types::{ConsumedCapacity, ReturnConsumedCapacity, Select};
+use crate::value::{AttributeValue, Item};
+use crate::world::State;
+
+/// The parameters of a Query request.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct QueryInput {
+    pub table_name: Option<String>,
+    pub index_name: Option<String>,
+    pub key_condition_expression: Option<String>,
+    pub filter_expression: Option<String>,
+    pub projection_expression: Option<String>,
+    pub expression_attribute_names: Option<BTreeMap<String, String>>,
+    pub expression_attribute_values: Option<BTreeMap<String, AttributeValue>>,
+    pub select: Option<Select>,
+    pub limit: Option<i32>,
+    pub consistent_read: Option<bool>,
+    pub scan_index_forward: Option<bool>,
+    pub exclusive_start_key: Option<Item>,
+    pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+}
+
+/// One page of Query results.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct QueryOutput {
+    /// The matching items (absent with `Select=COUNT`).
+    pub items: Option<Vec<Item>>,
+    /// Items returned (after the filter).
+    pub count: i32,
+    /// Items read (before the filter).
+    pub scanned_count: i32,
+    /// Present when the page stopped early; pass it back as `ExclusiveStartKey`.
+    pub last_evaluated_key: Option<Item>,
+    pub consumed_capacity: Option<ConsumedCapacity>,
+}
+
+impl QueryOutput {
+    /// The items of this page (empty with `Select=COUNT`).
+    pub fn items(&self) -> &[Item] {
+        self.items.as_deref().unwrap_or(&[])
+    }
+    pub fn count(&self) -> i32 {
+        self.count
+    }
+    pub fn scanned_count(&self) -> i32 {
+        self.scanned_count
+    }
+    pub fn last_evaluated_key(&self) -> Option<&Item> {
+        self.last_evaluated_key.as_ref()
+    }
+    pub fn consumed_capacity(&self) -> Option<&ConsumedCapacity> {
+        self.consumed_capacity.as_ref()
+    }
+}
+
+/// Builds and sends a Query request.
+#[derive(Clone, Debug)]
+pub struct QueryFluentBuilder {
+    client: Client,
+    input: QueryInput,
+}
+
+impl QueryFluentBuilder {
+    pub(crate) fn new(client: Client) -> Self {
+        QueryFluentBuilder {
+            client,
+            input: QueryInput::default(),
+        }
+    }
+    string_setter!(table_name);
+    string_setter!(index_name);
+    string_setter!(key_condition_expression);
+    string_setter!(filter_expression);
+    string_setter!(projection_expression);
+    placeholder_setters!();
+    value_setter!(select: Select);
+    value_setter!(limit: i32);
+    value_setter!(consistent_read: bool);
+    value_setter!(scan_index_forward: bool);
+    item_setters!(
+        /// Adds one attribute of the key to start after.
+        exclusive_start_key, set_exclusive_start_key, exclusive_start_key
+    );
+    value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
+
+    pub fn send(self) -> Result<QueryOutput> {
+        let mut state = self.client.world().lock();
+        execute(&mut state, &self.input)
+    }
+}
+
+/// Checks `Limit` (≥ 1) and returns it as a count.
+pub(crate) fn check_limit(limit: Option<i32>) -> Result<Option<usize>> {
+    match limit {
+        Some(l) if l < 1 => Err(Error::validation(format!(
+            "1 validation error detected: Value '{l}' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"
+        ))),
+        Some(l) => Ok(Some(l as usize)),
+        None => Ok(None),
+    }
+}
+
+/// Checks `Select` against the projection and the index; returns whether only a count is wanted.
+pub(crate) fn check_select(
+    select: Option<Select>,
+    has_projection: bool,
+    index: Option<(&str, IndexKind, bool)>,
+) -> Result<bool> {
+    let select = match select {
+        Some(s) => s,
+        None => return Ok(false),
+    };
+    if has_projection && select != Select::SpecificAttributes {
+        return Err(Error::validation(format!(
+            "Cannot specify the ProjectionExpression when choosing to get {}",
+            select.as_str()
+        )));
+    }
+    match select {
+        Select::SpecificAttributes if !has_projection => Err(Error::validation(
+            "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES",
+        )),
+        Select::AllProjectedAttributes if index.is_none() => Err(Error::validation(
+            "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName",
+        )),
+        Select::AllAttributes => match index {
+            Some((name, IndexKind::Global, false)) => Err(Error::validation(format!(
+                "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index {name} because its projection type is not ALL"
+            ))),
+            _ => Ok(false),
+        },
+        Select::Count => Ok(true),
+        _ => Ok(false),
+    }
+}
+
+pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutput> {
+    let name = require_table_name(&input.table_name)?;
+    let key_condition = input.key_condition_expression.as_deref().ok_or_else(|| {
+        Error::validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
+    })?;
+    let parsed = parse_expressions(&ExpressionInput {
+        key_condition: Some(key_condition),
+        filter: input.filter_expression.as_deref(),
+        projection: input.projection_expression.as_deref(),
+        names: input.expression_attribute_names.as_ref(),
+        values: input.expression_attribute_values.as_ref(),
+        ..ExpressionInput::default()
+    })?;
+    let limit = check_limit(input.limit)?;
+    let consistent = input.consistent_read.unwrap_or(false);
+    let forward = input.scan_index_forward.unwrap_or(true);
+
+    let table = table(state, name)?;
+    let table_schema = table.schema().clone();
+    let index = match &input.index_name {
+        Some(index_name) => Some(table.index(index_name).ok_or_else(|| {
+            Error::validation(format!(
+                "The table does not have the specified index: {index_name}"
+            ))
+        })?),
+        None => None,
+    };
+    if let Some(index) = index {
+        if index.kind == IndexKind::Global && consistent {
+            return Err(Error::validation(
+                "Consistent reads are not supported on global secondary indexes",
+            ));
+        }
+    }
+    let count_only = check_select(
+        input.select,
+        parsed.projection.is_some(),
+        index.map(|i| {
+            (
+                i.name.as_str(),
+                i.kind,
+                i.projection.projection_type == crate::types::ProjectionType::All,
+            )
+        }),
+    )?;
+    let store_schema = index.map_or(table_schema.clone(), |i| i.store.schema.clone());
+    let base_schema = index.map(|_| &table_schema);
+    let key_condition = parsed
+        .key_condition
+        .as_ref()
+        .expect("parsed when given")
+        .resolve(
+            &store_schema.pk,
+            store_schema.pk_type.into(),
+            store_schema
+                .sk
+                .as_ref()
+                .map(|(n, t)| (n.as_str(), (*t).into())),
+        )?;
+    if let Some(filter) = &parsed.filter {
+        for attribute in filter.top_level_names() {
+            if store_schema.is_key_attribute(attribute) {
+                return Err(Error::validation(format!(
+                    "Filter Expression can only contain non-primary key attributes: Primary key attribute: {attribute}"
+                )));
+            }
+        }
+    }
+    let pk = KeyValue::from_attribute(&key_condition.partition_value, store_schema.pk_type)
+        .ok_or_else(|| Error::validation("Condition parameter type does not match schema type"))?;
+    let hash = pk.partition_hash();
+    let sk_type = store_schema.sk.as_ref().map(|(_, t)| *t);
+    let sort_key = |v: &AttributeValue| sk_type.and_then(|t| KeyValue::from_attribute(v, t));
+    let (mut lo, mut hi) = sort_bounds(hash, &pk, key_condition.sort.as_ref(), &sort_key);
+    if let Some(esk) = &input.exclusive_start_key {
+        let start = start_key(esk, &store_schema, base_schema)?;
+        if start.pk != pk {
+            return Err(Error::validation("The provided starting key is invalid: The provided key element does not match the schema"));
+        }
+        if forward {
+            lo = Bound::Excluded(start);
+        } else {
+            hi = Bound::Excluded(start);
+        }
+    }
+
+    let now = state.now_ms;
+    let State { tables, rng, .. } = &mut *state;
+    let table = tables.get_mut(name).expect("checked above");
+    let store = match &input.index_name {
+        Some(i) => {
+            &mut table
+                .indexes
+                .iter_mut()
+                .find(|x| &x.name == i)
+                .expect("checked above")
+                .store
+        }
+        None => &mut table.store,
+    };
+    let p = store.locate(hash);
+    let replica = store.read_replica(p, consistent, rng)?;
+    let data = store.partitions[p].replica_data(replica, now);
+    let sk_name = store_schema.sk_name();
+    let mut pager = Pager::new(
+        limit,
+        parsed.filter.as_ref(),
+        parsed.projection.as_ref(),
+        count_only,
+    );
+    for (key, item) in walk(data, lo, hi, forward) {
+        if let (Some(cond), Some(sk)) = (&key_condition.sort, sk_name) {
+            if !item.get(sk).is_some_and(|v| cond.matches(v)) {
+                continue;
+            }
+        }
+        if !pager.offer(key, item) {
+            break;
+        }
+    }
+    let last_evaluated_key = pager
+        .last
+        .as_ref()
+        .and_then(|k| data.get(k))
+        .map(|item| evaluated_key(item, &store_schema, base_schema));
+    let units = read_units_min_blocks(pager.bytes, ReadKind::from_consistent(consistent), 1);
+    state.admit_read(name, hash, units)?;
+    let consumption = match (
+        &input.index_name,
+        index_kind(state, name, input.index_name.as_deref()),
+    ) {
+        (Some(i), Some(kind)) => {
+            let mut c = Consumption::default();
+            c.indexes
+                .insert(i.clone(), (units, 0.0, kind == IndexKind::Global));
+            c
+        }
+        _ => Consumption::read(units),
+    };
+    Ok(QueryOutput {
+        items: (!count_only).then_some(pager.items),
+        count: pager.count as i32,
+        scanned_count: pager.scanned as i32,
+        last_evaluated_key,
+        consumed_capacity: consumption.report(name, input.return_consumed_capacity),
+    })
+}
+
+fn index_kind(state: &State, table: &str, index: Option<&str>) -> Option<IndexKind> {
+    state.tables.get(table)?.index(index?).map(|i| i.kind)
+}
+
+/// The store-key range a sort-key condition selects within one item collection.
+fn sort_bounds(
+    hash: u64,
+    pk: &KeyValue,
+    sort: Option<&SortCondition>,
+    sort_key: &dyn Fn(&AttributeValue) -> Option<KeyValue>,
+) -> (Bound<StoreKey>, Bound<StoreKey>) {
+    let first = Bound::Included(lowest_with(hash, pk, None));
+    let last = Bound::Included(highest_with(hash, pk, Some(KeyValue::Max)));
+    let lo = |v: &AttributeValue| sort_key(v).map(|k| lowest_with(hash, pk, Some(k)));
+    let hi = |v: &AttributeValue| sort_key(v).map(|k| highest_with(hash, pk, Some(k)));
+    let (l, h) = match sort {
+        None => (first, last),
+        Some(SortCondition::Eq(v)) => (
+            lo(v).map_or(first.clone(), Bound::Included),
+            hi(v).map_or(last.clone(), Bound::Included),
+        ),
+        Some(SortCondition::Lt(v)) => (first, lo(v).map_or(last.clone(), Bound::Excluded)),
+        Some(SortCondition::Le(v)) => (first, hi(v).map_or(last.clone(), Bound::Included)),
+        Some(SortCondition::Gt(v)) => (hi(v).map_or(first.clone(), Bound::Excluded), last),
+        Some(SortCondition::Ge(v)) => (lo(v).map_or(first.clone(), Bound::Included), last),
+        Some(SortCondition::Between(a, b)) => (
+            lo(a).map_or(first.clone(), Bound::Included),
+            hi(b).map_or(last.clone(), Bound::Included),
+        ),
+        Some(SortCondition::BeginsWith(v)) => (lo(v).map_or(first.clone(), Bound::Included), last),
+    };
+    (l, h)
+}

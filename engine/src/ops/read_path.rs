@@ -1,0 +1,176 @@
+//! The page loop Query and Scan share.
+//!
+//! Both walk stored items in key order and build one *page*, following the pipeline of
+//! reference §4.7: read an item → count it against `Limit` and the 1 MB page → apply the
+//! filter → apply the projection. The walk stops when `Limit` items have been *read* (not
+//! returned) or 1 MB has been read, and then — whether or not anything remains — the page
+//! carries a `LastEvaluatedKey`. Only a page that ran out of items has none.
+
+use std::collections::BTreeMap;
+use std::ops::Bound;
+
+use crate::error::{Error, Result};
+use crate::expr::{Condition, Projection};
+use crate::table::key::{KeySchema, KeyValue, StoreKey};
+use crate::value::{item_size, Item};
+
+/// Item data one page may read: 1 MB.
+pub const PAGE_BYTES: usize = 1024 * 1024;
+
+/// Accumulates one page.
+pub(crate) struct Pager<'a> {
+    pub limit: Option<usize>,
+    pub filter: Option<&'a Condition>,
+    pub projection: Option<&'a Projection>,
+    pub count_only: bool,
+    pub items: Vec<Item>,
+    pub count: usize,
+    pub scanned: usize,
+    pub bytes: usize,
+    /// Set when the page stopped early: the key of the last item read.
+    pub last: Option<StoreKey>,
+}
+
+impl<'a> Pager<'a> {
+    pub fn new(
+        limit: Option<usize>,
+        filter: Option<&'a Condition>,
+        projection: Option<&'a Projection>,
+        count_only: bool,
+    ) -> Self {
+        Pager {
+            limit,
+            filter,
+            projection,
+            count_only,
+            items: Vec::new(),
+            count: 0,
+            scanned: 0,
+            bytes: 0,
+            last: None,
+        }
+    }
+
+    /// Reads one item into the page; false when the page is full.
+    pub fn offer(&mut self, key: &StoreKey, item: &Item) -> bool {
+        self.scanned += 1;
+        self.bytes += item_size(item);
+        if self.filter.is_none_or(|f| f.evaluate(Some(item))) {
+            self.count += 1;
+            if !self.count_only {
+                self.items.push(match self.projection {
+                    Some(p) => p.apply(item),
+                    None => item.clone(),
+                });
+            }
+        }
+        let full = self.limit.is_some_and(|l| self.scanned >= l) || self.bytes >= PAGE_BYTES;
+        if full {
+            self.last = Some(key.clone());
+        }
+        !full
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.last.is_some()
+    }
+}
+
+/// Iterates `data` between two bounds, forwards or backwards, without the panics
+/// `BTreeMap::range` has for empty or inverted ranges.
+pub(crate) fn walk<'d>(
+    data: &'d BTreeMap<StoreKey, Item>,
+    lo: Bound<StoreKey>,
+    hi: Bound<StoreKey>,
+    forward: bool,
+) -> Box<dyn Iterator<Item = (&'d StoreKey, &'d Item)> + 'd> {
+    let empty = match (&lo, &hi) {
+        (Bound::Included(a), Bound::Included(b)) => a > b,
+        (Bound::Included(a), Bound::Excluded(b))
+        | (Bound::Excluded(a), Bound::Included(b))
+        | (Bound::Excluded(a), Bound::Excluded(b)) => a >= b,
+        _ => false,
+    };
+    if empty {
+        return Box::new(std::iter::empty());
+    }
+    let range = data.range((lo, hi));
+    if forward {
+        Box::new(range)
+    } else {
+        Box::new(range.rev())
+    }
+}
+
+/// The smallest store key of an item collection with sort key `sk`.
+pub(crate) fn lowest_with(hash: u64, pk: &KeyValue, sk: Option<KeyValue>) -> StoreKey {
+    StoreKey {
+        hash,
+        pk: pk.clone(),
+        sk,
+        base: None,
+    }
+}
+
+/// The largest possible store key with sort key `sk` (index entries append a base key).
+pub(crate) fn highest_with(hash: u64, pk: &KeyValue, sk: Option<KeyValue>) -> StoreKey {
+    StoreKey {
+        hash,
+        pk: pk.clone(),
+        sk,
+        base: Some(Box::new((KeyValue::Max, Some(KeyValue::Max)))),
+    }
+}
+
+/// Converts an `ExclusiveStartKey` into the store key it names. For an index, the key holds
+/// the index key and the table key.
+pub(crate) fn start_key(
+    esk: &Item,
+    store: &KeySchema,
+    table: Option<&KeySchema>,
+) -> Result<StoreKey> {
+    let invalid = || {
+        Error::validation("The provided starting key is invalid: The provided key element does not match the schema")
+    };
+    let mut expected: Vec<&str> = vec![store.pk.as_str()];
+    expected.extend(store.sk_name());
+    if let Some(t) = table {
+        expected.push(t.pk.as_str());
+        expected.extend(t.sk_name());
+    }
+    expected.sort_unstable();
+    expected.dedup();
+    if esk.len() != expected.len() || !expected.iter().all(|n| esk.contains_key(*n)) {
+        return Err(invalid());
+    }
+    let part = |name: &str, t| {
+        esk.get(name)
+            .and_then(|v| KeyValue::from_attribute(v, t))
+            .ok_or_else(invalid)
+    };
+    let pk = part(&store.pk, store.pk_type)?;
+    let sk = match &store.sk {
+        Some((n, t)) => Some(part(n, *t)?),
+        None => None,
+    };
+    let mut key = StoreKey::new(pk, sk);
+    if let Some(t) = table {
+        let tpk = part(&t.pk, t.pk_type)?;
+        let tsk = match &t.sk {
+            Some((n, ty)) => Some(part(n, *ty)?),
+            None => None,
+        };
+        key.base = Some(Box::new((tpk, tsk)));
+    }
+    Ok(key)
+}
+
+/// The `LastEvaluatedKey` for a stored item: its key attributes (index and table keys for an
+/// index).
+pub(crate) fn evaluated_key(item: &Item, store: &KeySchema, table: Option<&KeySchema>) -> Item {
+    let mut out = store.key_attributes_of(item);
+    if let Some(t) = table {
+        out.extend(t.key_attributes_of(item));
+    }
+    out
+}

@@ -1,0 +1,274 @@
+//! Scan: read every item of a table or index, partition by partition.
+//!
+//! Semantics (reference §4.8): items come back in storage order — by partition, then by
+//! key — which is not an order an application may rely on. The page rules are Query's: at
+//! most `Limit` items read and at most 1 MB per page, the filter applied after the read, a
+//! `LastEvaluatedKey` whenever the page stopped early. The filter may use any attribute,
+//! keys included. Cost: every item *evaluated*, summed and rounded to 4 KB once, at least
+//! one unit per partition touched — which is why a Scan with a selective filter is as
+//! expensive as reading the whole table.
+//!
+//! Parallel scan: `Segment` and `TotalSegments` split the hash space into equal slices; each
+//! segment walks only its slice, so workers can scan one table side by side.
+
+use std::collections::BTreeMap;
+use std::ops::Bound;
+
+use super::builder::{item_setters, placeholder_setters, string_setter, value_setter};
+use super::query::{check_limit, check_select};
+use super::read_path::{evaluated_key, start_key, walk, Pager};
+use super::{parse_expressions, require_table_name, table};
+use crate::capacity::{read_units_min_blocks, Consumption, ReadKind};
+use crate::client::Client;
+use crate::error::{Error, Result};
+use crate::expr::ExpressionInput;
+use crate::table::key::{KeyValue, StoreKey};
+use crate::table::IndexKind;
+use crate::types::{ConsumedCapacity, ReturnConsumedCapacity, Select};
+use crate::value::{AttributeValue, Item};
+use crate::world::State;
+
+/// The parameters of a Scan request.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ScanInput {
+    pub table_name: Option<String>,
+    pub index_name: Option<String>,
+    pub filter_expression: Option<String>,
+    pub projection_expression: Option<String>,
+    pub expression_attribute_names: Option<BTreeMap<String, String>>,
+    pub expression_attribute_values: Option<BTreeMap<String, AttributeValue>>,
+    pub select: Option<Select>,
+    pub limit: Option<i32>,
+    pub consistent_read: Option<bool>,
+    pub exclusive_start_key: Option<Item>,
+    pub segment: Option<i32>,
+    pub total_segments: Option<i32>,
+    pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+}
+
+/// One page of Scan results.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ScanOutput {
+    pub items: Option<Vec<Item>>,
+    pub count: i32,
+    pub scanned_count: i32,
+    pub last_evaluated_key: Option<Item>,
+    pub consumed_capacity: Option<ConsumedCapacity>,
+}
+
+impl ScanOutput {
+    pub fn items(&self) -> &[Item] {
+        self.items.as_deref().unwrap_or(&[])
+    }
+    pub fn count(&self) -> i32 {
+        self.count
+    }
+    pub fn scanned_count(&self) -> i32 {
+        self.scanned_count
+    }
+    pub fn last_evaluated_key(&self) -> Option<&Item> {
+        self.last_evaluated_key.as_ref()
+    }
+    pub fn consumed_capacity(&self) -> Option<&ConsumedCapacity> {
+        self.consumed_capacity.as_ref()
+    }
+}
+
+/// Builds and sends a Scan request.
+#[derive(Clone, Debug)]
+pub struct ScanFluentBuilder {
+    client: Client,
+    input: ScanInput,
+}
+
+impl ScanFluentBuilder {
+    pub(crate) fn new(client: Client) -> Self {
+        ScanFluentBuilder {
+            client,
+            input: ScanInput::default(),
+        }
+    }
+    string_setter!(table_name);
+    string_setter!(index_name);
+    string_setter!(filter_expression);
+    string_setter!(projection_expression);
+    placeholder_setters!();
+    value_setter!(select: Select);
+    value_setter!(limit: i32);
+    value_setter!(consistent_read: bool);
+    item_setters!(
+        /// Adds one attribute of the key to start after.
+        exclusive_start_key, set_exclusive_start_key, exclusive_start_key
+    );
+    value_setter!(segment: i32);
+    value_setter!(total_segments: i32);
+    value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
+
+    pub fn send(self) -> Result<ScanOutput> {
+        let mut state = self.client.world().lock();
+        execute(&mut state, &self.input)
+    }
+}
+
+/// The hash slice `[lo, hi]` of one parallel-scan segment.
+fn segment_range(segment: i32, total: i32) -> Result<(u64, u64)> {
+    if !(1..=1_000_000).contains(&total) {
+        return Err(Error::validation(format!(
+            "1 validation error detected: Value '{total}' at 'totalSegments' failed to satisfy constraint: Member must have value {} 1000000",
+            if total < 1 { "greater than or equal to 1" } else { "less than or equal to" }
+        )));
+    }
+    if segment < 0 || segment >= total {
+        return Err(Error::validation(format!(
+            "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: {segment} is not less than TotalSegments: {total}"
+        )));
+    }
+    let space: u128 = 1 << 64;
+    let lo = (space * segment as u128 / total as u128) as u64;
+    let hi = (space * (segment as u128 + 1) / total as u128 - 1) as u64;
+    Ok((lo, hi))
+}
+
+pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput> {
+    let name = require_table_name(&input.table_name)?;
+    let exprs = ExpressionInput {
+        filter: input.filter_expression.as_deref(),
+        projection: input.projection_expression.as_deref(),
+        names: input.expression_attribute_names.as_ref(),
+        values: input.expression_attribute_values.as_ref(),
+        ..ExpressionInput::default()
+    };
+    super::no_orphan_placeholders(&exprs)?;
+    let parsed = parse_expressions(&exprs)?;
+    let limit = check_limit(input.limit)?;
+    let consistent = input.consistent_read.unwrap_or(false);
+    let (seg_lo, seg_hi) = match (input.segment, input.total_segments) {
+        (None, None) => (0, u64::MAX),
+        (Some(s), Some(t)) => segment_range(s, t)?,
+        (Some(_), None) => {
+            return Err(Error::validation("The TotalSegments parameter is required but was not present in the request when Segment parameter is present"))
+        }
+        (None, Some(_)) => {
+            return Err(Error::validation("The Segment parameter is required but was not present in the request when parameter TotalSegments is present"))
+        }
+    };
+    let table = table(state, name)?;
+    let table_schema = table.schema().clone();
+    let index = match &input.index_name {
+        Some(index_name) => Some(table.index(index_name).ok_or_else(|| {
+            Error::validation(format!(
+                "The table does not have the specified index: {index_name}"
+            ))
+        })?),
+        None => None,
+    };
+    let index_kind = index.map(|i| i.kind);
+    if index_kind == Some(IndexKind::Global) && consistent {
+        return Err(Error::validation(
+            "Consistent reads are not supported on global secondary indexes",
+        ));
+    }
+    let count_only = check_select(
+        input.select,
+        parsed.projection.is_some(),
+        index.map(|i| {
+            (
+                i.name.as_str(),
+                i.kind,
+                i.projection.projection_type == crate::types::ProjectionType::All,
+            )
+        }),
+    )?;
+    let store_schema = index.map_or(table_schema.clone(), |i| i.store.schema.clone());
+    let base_schema = index.map(|_| &table_schema);
+    let mut lo = Bound::Included(StoreKey {
+        hash: seg_lo,
+        pk: KeyValue::S(String::new()),
+        sk: None,
+        base: None,
+    });
+    let hi = Bound::Included(StoreKey {
+        hash: seg_hi,
+        pk: KeyValue::Max,
+        sk: None,
+        base: None,
+    });
+    if let Some(esk) = &input.exclusive_start_key {
+        let start = start_key(esk, &store_schema, base_schema)?;
+        if start.hash < seg_lo || start.hash > seg_hi {
+            return Err(Error::validation("The provided starting key is invalid: The provided key element does not match the segment"));
+        }
+        lo = Bound::Excluded(start);
+    }
+
+    let now = state.now_ms;
+    let State { tables, rng, .. } = &mut *state;
+    let table = tables.get_mut(name).expect("checked above");
+    let store = match &input.index_name {
+        Some(i) => {
+            &mut table
+                .indexes
+                .iter_mut()
+                .find(|x| &x.name == i)
+                .expect("checked above")
+                .store
+        }
+        None => &mut table.store,
+    };
+    let start_hash = match &lo {
+        Bound::Included(k) | Bound::Excluded(k) => k.hash,
+        Bound::Unbounded => 0,
+    };
+    let mut pager = Pager::new(
+        limit,
+        parsed.filter.as_ref(),
+        parsed.projection.as_ref(),
+        count_only,
+    );
+    let mut touched = 0usize;
+    let mut last_item: Option<Item> = None;
+    let mut hashes = Vec::new();
+    for p in store.locate(start_hash)..store.partitions.len() {
+        if store.partitions[p].start > seg_hi {
+            break;
+        }
+        touched += 1;
+        hashes.push(store.partitions[p].start);
+        let replica = store.read_replica(p, consistent, rng)?;
+        let data = store.partitions[p].replica_data(replica, now);
+        for (key, item) in walk(data, lo.clone(), hi.clone(), true) {
+            if !pager.offer(key, item) {
+                last_item = Some(item.clone());
+                break;
+            }
+        }
+        if pager.is_full() {
+            break;
+        }
+    }
+    let last_evaluated_key = last_item.map(|item| evaluated_key(&item, &store_schema, base_schema));
+    let units = read_units_min_blocks(
+        pager.bytes,
+        ReadKind::from_consistent(consistent),
+        touched.max(1),
+    );
+    for h in hashes {
+        state.admit_read(name, h, units / touched.max(1) as f64)?;
+    }
+    let consumption = match (&input.index_name, index_kind) {
+        (Some(i), Some(kind)) => {
+            let mut c = Consumption::default();
+            c.indexes
+                .insert(i.clone(), (units, 0.0, kind == IndexKind::Global));
+            c
+        }
+        _ => Consumption::read(units),
+    };
+    Ok(ScanOutput {
+        items: (!count_only).then_some(pager.items),
+        count: pager.count as i32,
+        scanned_count: pager.scanned as i32,
+        last_evaluated_key,
+        consumed_capacity: consumption.report(name, input.return_consumed_capacity),
+    })
+}

@@ -1,0 +1,201 @@
+//! TransactGetItems: read up to 100 items as one serializable snapshot.
+//!
+//! Semantics (reference §4.12): each `Get` names a table and a full key, with an optional
+//! projection. `Responses[i]` answers `TransactItems[i]`; a missing item leaves an empty
+//! response. Reads are strongly consistent (served by each partition's leader) and cost
+//! twice a strongly consistent read: 2 RCU per started 4 KB per item.
+
+use std::collections::BTreeMap;
+
+use super::builder::{struct_setters, value_setter};
+use super::transact_write_items::{report, MAX_ACTIONS};
+use super::{parse_expressions, require_table_name, table};
+use crate::capacity::{read_units, Consumption, ReadKind};
+use crate::client::Client;
+use crate::error::{CancellationReason, Error, Result};
+use crate::expr::ExpressionInput;
+use crate::types::{ConsumedCapacity, ReturnConsumedCapacity};
+use crate::value::{item_size, Item};
+use crate::world::State;
+
+/// One read of a read transaction.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Get {
+    pub table_name: Option<String>,
+    pub key: Option<Item>,
+    pub projection_expression: Option<String>,
+    pub expression_attribute_names: Option<BTreeMap<String, String>>,
+}
+struct_setters!(Get { string table_name; string projection_expression; map key, set_key; });
+
+impl Get {
+    pub fn expression_attribute_names(
+        mut self,
+        key: impl Into<String>,
+        value: impl Into<String>,
+    ) -> Self {
+        self.expression_attribute_names
+            .get_or_insert_with(Default::default)
+            .insert(key.into(), value.into());
+        self
+    }
+}
+
+/// One entry of TransactItems.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TransactGetItem {
+    pub get: Option<Get>,
+}
+struct_setters!(TransactGetItem { value get: Get; });
+
+/// One entry of Responses.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ItemResponse {
+    pub item: Option<Item>,
+}
+
+impl ItemResponse {
+    pub fn item(&self) -> Option<&Item> {
+        self.item.as_ref()
+    }
+}
+
+/// The parameters of a TransactGetItems request.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TransactGetItemsInput {
+    pub transact_items: Vec<TransactGetItem>,
+    pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+}
+
+/// What TransactGetItems returns.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TransactGetItemsOutput {
+    pub responses: Vec<ItemResponse>,
+    pub consumed_capacity: Option<Vec<ConsumedCapacity>>,
+}
+
+impl TransactGetItemsOutput {
+    pub fn responses(&self) -> &[ItemResponse] {
+        &self.responses
+    }
+}
+
+/// Builds and sends a TransactGetItems request.
+#[derive(Clone, Debug)]
+pub struct TransactGetItemsFluentBuilder {
+    client: Client,
+    input: TransactGetItemsInput,
+}
+
+impl TransactGetItemsFluentBuilder {
+    pub(crate) fn new(client: Client) -> Self {
+        TransactGetItemsFluentBuilder {
+            client,
+            input: TransactGetItemsInput::default(),
+        }
+    }
+    /// Appends one read.
+    pub fn transact_items(mut self, item: TransactGetItem) -> Self {
+        self.input.transact_items.push(item);
+        self
+    }
+    value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
+
+    pub fn send(self) -> Result<TransactGetItemsOutput> {
+        let mut state = self.client.world().lock();
+        execute(&mut state, &self.input)
+    }
+}
+
+pub(crate) fn execute(
+    state: &mut State,
+    input: &TransactGetItemsInput,
+) -> Result<TransactGetItemsOutput> {
+    let n = input.transact_items.len();
+    if n == 0 || n > MAX_ACTIONS {
+        return Err(Error::validation(format!(
+            "1 validation error detected: Value '{n}' at 'transactItems' failed to satisfy constraint: Member must have length {}",
+            if n == 0 { "greater than or equal to 1" } else { "less than or equal to 100" }
+        )));
+    }
+    if input.return_consumed_capacity == Some(ReturnConsumedCapacity::Indexes) {
+        return Err(Error::validation(
+            "1 validation error detected: Value 'INDEXES' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [TOTAL, NONE]",
+        ));
+    }
+    let mut reads = Vec::with_capacity(n);
+    let mut seen = std::collections::BTreeSet::new();
+    for entry in &input.transact_items {
+        let get = entry.get.as_ref().ok_or_else(|| {
+            Error::validation("The parameter 'Get' is required but was not present in the request")
+        })?;
+        let name = require_table_name(&get.table_name)?.to_string();
+        let parsed = parse_expressions(&ExpressionInput {
+            projection: get.projection_expression.as_deref(),
+            names: get.expression_attribute_names.as_ref(),
+            ..ExpressionInput::default()
+        })?;
+        let key = get.key.as_ref().ok_or_else(|| {
+            Error::validation("The parameter 'Key' is required but was not present in the request")
+        })?;
+        let key = table(state, &name)?.schema().key_of_key(key)?;
+        if !seen.insert((name.clone(), key.clone())) {
+            return Err(Error::validation(
+                "Transaction request cannot include multiple operations on one item",
+            ));
+        }
+        reads.push((name, key, parsed.projection));
+    }
+    let mut responses = Vec::with_capacity(n);
+    let mut consumption: BTreeMap<String, Consumption> = BTreeMap::new();
+    let mut reasons = Vec::with_capacity(n);
+    let mut failed = false;
+    for (name, key, projection) in reads {
+        let store = &table(state, &name)?.store;
+        let p = store.locate(key.hash);
+        // Strongly consistent: the leader must be there to serve it.
+        store.read_replica(p, true, &mut crate::world::rng::Rng::new(0))?;
+        let found = store.current(&key).cloned();
+        let units = read_units(found.as_ref().map_or(0, item_size), ReadKind::Transactional);
+        if let Err(e) = state.admit_read(&name, key.hash, units) {
+            failed = true;
+            reasons.push(CancellationReason {
+                code: if matches!(e, Error::Throttling { .. }) {
+                    "ThrottlingError"
+                } else {
+                    "ProvisionedThroughputExceeded"
+                }
+                .into(),
+                message: Some(e.message().to_string()),
+                item: None,
+            });
+            continue;
+        }
+        reasons.push(CancellationReason {
+            code: "None".into(),
+            message: None,
+            item: None,
+        });
+        consumption
+            .entry(name)
+            .or_default()
+            .add(&Consumption::read(units));
+        responses.push(ItemResponse {
+            item: found.map(|item| match &projection {
+                Some(p) => p.apply(&item),
+                None => item,
+            }),
+        });
+    }
+    if failed {
+        let codes: Vec<&str> = reasons.iter().map(|r| r.code.as_str()).collect();
+        return Err(Error::TransactionCanceled {
+            message: format!("Transaction cancelled, please refer cancellation reasons for specific reasons [{}]", codes.join(", ")),
+            cancellation_reasons: reasons,
+        });
+    }
+    Ok(TransactGetItemsOutput {
+        responses,
+        consumed_capacity: report(&consumption, input.return_consumed_capacity),
+    })
+}

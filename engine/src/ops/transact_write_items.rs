@@ -1,0 +1,462 @@
+//! TransactWriteItems: up to 100 writes and condition checks, all or nothing.
+//!
+//! Semantics (reference §4.11): every action — `Put`, `Update`, `Delete`, `ConditionCheck` —
+//! names one item, and no item may appear twice. All conditions are evaluated first; if any
+//! fails (or any action is invalid against the current data), the whole transaction is
+//! cancelled with `TransactionCanceledException`, whose `CancellationReasons` has one entry
+//! per action, in request order (`None` for the actions that were fine). Nothing is written.
+//! Otherwise every write is applied at once. Cost: twice the plain operation's (prepare and
+//! commit).
+//!
+//! Idempotency: a `ClientRequestToken` makes a retry safe. The same token within 10 minutes
+//! of the first call returns success without writing again (and reports read units, for
+//! reading the items); the same token with different parameters is
+//! `IdempotentParameterMismatchException`.
+//!
+//! The model applies a transaction under the world's lock, so no other request can observe
+//! half of it; the `TransactionConflict` reason, which DynamoDB gives when two transactions
+//! overlap in time, cannot arise here.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::builder::{struct_placeholder_setters, struct_setters, value_setter};
+use super::update_item::plan_update;
+use super::{commit_write, parse_expressions, prepare_item, require_table_name, table, write_cost};
+use crate::capacity::{read_units, Consumption, ReadKind};
+use crate::client::Client;
+use crate::error::{CancellationReason, Error, Result};
+use crate::expr::ExpressionInput;
+use crate::table::key::StoreKey;
+use crate::types::{ConsumedCapacity, ReturnConsumedCapacity, ReturnValuesOnConditionCheckFailure};
+use crate::value::{item_size, AttributeValue, Item};
+use crate::world::State;
+
+/// A put inside a transaction.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Put {
+    pub table_name: Option<String>,
+    pub item: Option<Item>,
+    pub condition_expression: Option<String>,
+    pub expression_attribute_names: Option<BTreeMap<String, String>>,
+    pub expression_attribute_values: Option<BTreeMap<String, AttributeValue>>,
+    pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
+}
+struct_setters!(Put { string table_name; string condition_expression; value return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure; map item, set_item; });
+struct_placeholder_setters!(Put);
+
+/// An update inside a transaction.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Update {
+    pub table_name: Option<String>,
+    pub key: Option<Item>,
+    pub update_expression: Option<String>,
+    pub condition_expression: Option<String>,
+    pub expression_attribute_names: Option<BTreeMap<String, String>>,
+    pub expression_attribute_values: Option<BTreeMap<String, AttributeValue>>,
+    pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
+}
+struct_setters!(Update { string table_name; string update_expression; string condition_expression; value return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure; map key, set_key; });
+struct_placeholder_setters!(Update);
+
+/// A delete inside a transaction.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Delete {
+    pub table_name: Option<String>,
+    pub key: Option<Item>,
+    pub condition_expression: Option<String>,
+    pub expression_attribute_names: Option<BTreeMap<String, String>>,
+    pub expression_attribute_values: Option<BTreeMap<String, AttributeValue>>,
+    pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
+}
+struct_setters!(Delete { string table_name; string condition_expression; value return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure; map key, set_key; });
+struct_placeholder_setters!(Delete);
+
+/// A condition on an item the transaction does not write.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ConditionCheck {
+    pub table_name: Option<String>,
+    pub key: Option<Item>,
+    pub condition_expression: Option<String>,
+    pub expression_attribute_names: Option<BTreeMap<String, String>>,
+    pub expression_attribute_values: Option<BTreeMap<String, AttributeValue>>,
+    pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
+}
+struct_setters!(ConditionCheck { string table_name; string condition_expression; value return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure; map key, set_key; });
+struct_placeholder_setters!(ConditionCheck);
+
+/// One action of a transaction: exactly one of the four.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TransactWriteItem {
+    pub condition_check: Option<ConditionCheck>,
+    pub put: Option<Put>,
+    pub delete: Option<Delete>,
+    pub update: Option<Update>,
+}
+struct_setters!(TransactWriteItem { value condition_check: ConditionCheck; value put: Put; value delete: Delete; value update: Update; });
+
+/// The parameters of a TransactWriteItems request.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TransactWriteItemsInput {
+    pub transact_items: Vec<TransactWriteItem>,
+    pub client_request_token: Option<String>,
+    pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+}
+
+/// What TransactWriteItems returns.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TransactWriteItemsOutput {
+    pub consumed_capacity: Option<Vec<ConsumedCapacity>>,
+}
+
+/// Builds and sends a TransactWriteItems request.
+#[derive(Clone, Debug)]
+pub struct TransactWriteItemsFluentBuilder {
+    client: Client,
+    input: TransactWriteItemsInput,
+}
+
+impl TransactWriteItemsFluentBuilder {
+    pub(crate) fn new(client: Client) -> Self {
+        TransactWriteItemsFluentBuilder {
+            client,
+            input: TransactWriteItemsInput::default(),
+        }
+    }
+    /// Appends one action.
+    pub fn transact_items(mut self, item: TransactWriteItem) -> Self {
+        self.input.transact_items.push(item);
+        self
+    }
+    /// Replaces all actions.
+    pub fn set_transact_items(mut self, items: Option<Vec<TransactWriteItem>>) -> Self {
+        self.input.transact_items = items.unwrap_or_default();
+        self
+    }
+    pub fn client_request_token(mut self, token: impl Into<String>) -> Self {
+        self.input.client_request_token = Some(token.into());
+        self
+    }
+    value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
+
+    pub fn send(self) -> Result<TransactWriteItemsOutput> {
+        let mut state = self.client.world().lock();
+        execute(&mut state, &self.input)
+    }
+}
+
+/// What one action will do, once every action has been checked.
+struct Action {
+    table: String,
+    key: StoreKey,
+    /// `Some(Some(item))` put, `Some(None)` delete, `None` condition check only.
+    write: Option<Option<Item>>,
+    cost: f64,
+}
+
+/// The fields every action shares.
+struct Common<'a> {
+    table_name: &'a Option<String>,
+    condition: Option<&'a str>,
+    names: Option<&'a BTreeMap<String, String>>,
+    values: Option<&'a BTreeMap<String, AttributeValue>>,
+    rv: Option<ReturnValuesOnConditionCheckFailure>,
+}
+
+fn common(item: &TransactWriteItem) -> Result<Common<'_>> {
+    let set = usize::from(item.put.is_some())
+        + usize::from(item.update.is_some())
+        + usize::from(item.delete.is_some())
+        + usize::from(item.condition_check.is_some());
+    if set != 1 {
+        return Err(Error::validation(
+            "TransactItems can only contain one of Check, Put, Update or Delete",
+        ));
+    }
+    Ok(if let Some(p) = &item.put {
+        Common {
+            table_name: &p.table_name,
+            condition: p.condition_expression.as_deref(),
+            names: p.expression_attribute_names.as_ref(),
+            values: p.expression_attribute_values.as_ref(),
+            rv: p.return_values_on_condition_check_failure,
+        }
+    } else if let Some(u) = &item.update {
+        Common {
+            table_name: &u.table_name,
+            condition: u.condition_expression.as_deref(),
+            names: u.expression_attribute_names.as_ref(),
+            values: u.expression_attribute_values.as_ref(),
+            rv: u.return_values_on_condition_check_failure,
+        }
+    } else if let Some(d) = &item.delete {
+        Common {
+            table_name: &d.table_name,
+            condition: d.condition_expression.as_deref(),
+            names: d.expression_attribute_names.as_ref(),
+            values: d.expression_attribute_values.as_ref(),
+            rv: d.return_values_on_condition_check_failure,
+        }
+    } else {
+        let c = item.condition_check.as_ref().expect("counted above");
+        if c.condition_expression.is_none() {
+            return Err(Error::validation(
+                "The parameter 'ConditionExpression' is required but was not present in the request",
+            ));
+        }
+        Common {
+            table_name: &c.table_name,
+            condition: c.condition_expression.as_deref(),
+            names: c.expression_attribute_names.as_ref(),
+            values: c.expression_attribute_values.as_ref(),
+            rv: c.return_values_on_condition_check_failure,
+        }
+    })
+}
+
+pub(crate) fn execute(
+    state: &mut State,
+    input: &TransactWriteItemsInput,
+) -> Result<TransactWriteItemsOutput> {
+    let n = input.transact_items.len();
+    if n == 0 || n > MAX_ACTIONS {
+        return Err(Error::validation(format!(
+            "1 validation error detected: Value '{n}' at 'transactItems' failed to satisfy constraint: Member must have length {}",
+            if n == 0 { "greater than or equal to 1" } else { "less than or equal to 100" }
+        )));
+    }
+    if let Some(token) = &input.client_request_token {
+        if token.is_empty() || token.len() > 36 {
+            return Err(Error::validation(format!(
+                "1 validation error detected: Value '{token}' at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36"
+            )));
+        }
+    }
+    let fingerprint = format!("{:?}", input.transact_items);
+    if let Some(token) = &input.client_request_token {
+        if let Some((seen, at)) = state.transaction_tokens.get(token) {
+            if state.now_ms.saturating_sub(*at) <= TOKEN_WINDOW_MS {
+                if *seen != fingerprint {
+                    return Err(Error::IdempotentParameterMismatch {
+                        message: "Request has a ClientRequestToken that was already used with different parameters"
+                            .to_string(),
+                    });
+                }
+                return Ok(replay(state, input));
+            }
+        }
+    }
+
+    // Phase 1: validate every action against the request and the current data.
+    let mut actions = Vec::with_capacity(n);
+    let mut reasons = Vec::with_capacity(n);
+    let mut seen = BTreeSet::new();
+    let mut aggregate = 0usize;
+    for item in &input.transact_items {
+        let c = common(item)?;
+        let name = require_table_name(c.table_name)?.to_string();
+        let parsed = parse_expressions(&ExpressionInput {
+            condition: c.condition,
+            update: item
+                .update
+                .as_ref()
+                .and_then(|u| u.update_expression.as_deref()),
+            names: c.names,
+            values: c.values,
+            ..ExpressionInput::default()
+        })?;
+        let table = table(state, &name)?;
+        let (key, put_item) = match &item.put {
+            Some(p) => {
+                let raw = p.item.clone().ok_or_else(|| {
+                    Error::validation(
+                        "The parameter 'Item' is required but was not present in the request",
+                    )
+                })?;
+                let (k, it) = prepare_item(table, raw, state.config.max_item_size, false)?;
+                (k, Some(it))
+            }
+            None => {
+                let raw = item
+                    .update
+                    .as_ref()
+                    .and_then(|u| u.key.as_ref())
+                    .or(item.delete.as_ref().and_then(|d| d.key.as_ref()))
+                    .or(item.condition_check.as_ref().and_then(|d| d.key.as_ref()))
+                    .ok_or_else(|| {
+                        Error::validation(
+                            "The parameter 'Key' is required but was not present in the request",
+                        )
+                    })?;
+                (table.schema().key_of_key(raw)?, None)
+            }
+        };
+        if !seen.insert((name.clone(), key.clone())) {
+            return Err(Error::validation(
+                "Transaction request cannot include multiple operations on one item",
+            ));
+        }
+        table.store.check_writable(table.store.locate(key.hash))?;
+        let current = table.store.current(&key);
+        aggregate += current.map_or(0, item_size) + put_item.as_ref().map_or(0, item_size);
+        let condition_ok = parsed
+            .condition
+            .as_ref()
+            .is_none_or(|cond| cond.evaluate(current));
+        if !condition_ok {
+            reasons.push(CancellationReason {
+                code: "ConditionalCheckFailed".to_string(),
+                message: Some("The conditional request failed".to_string()),
+                item: match c.rv {
+                    Some(ReturnValuesOnConditionCheckFailure::AllOld) => current.cloned(),
+                    _ => None,
+                },
+            });
+            actions.push(None);
+            continue;
+        }
+        let write = if let Some(it) = put_item {
+            Some(Some(it))
+        } else if item.update.is_some() {
+            match plan_update(
+                table,
+                key.clone(),
+                parsed.update.as_ref(),
+                state.config.max_item_size,
+            ) {
+                Ok(plan) => Some(Some(plan.new)),
+                Err(e) => {
+                    reasons.push(CancellationReason {
+                        code: "ValidationError".to_string(),
+                        message: Some(e.message().to_string()),
+                        item: None,
+                    });
+                    actions.push(None);
+                    continue;
+                }
+            }
+        } else if item.delete.is_some() {
+            Some(None)
+        } else {
+            None
+        };
+        let cost = match &write {
+            Some(new) => write_cost(current, new.as_ref(), true),
+            None => write_cost(current, None, true),
+        };
+        reasons.push(CancellationReason {
+            code: "None".to_string(),
+            message: None,
+            item: None,
+        });
+        actions.push(Some(Action {
+            table: name,
+            key,
+            write,
+            cost,
+        }));
+    }
+    if aggregate > MAX_AGGREGATE_BYTES {
+        return Err(Error::validation(
+            "Transaction request size exceeds the 4 MB limit",
+        ));
+    }
+    // Capacity: every action's partition must admit its (doubled) write.
+    for (i, action) in actions.iter().enumerate() {
+        if let Some(a) = action {
+            if let Err(e) = state.admit_write(&a.table, a.key.hash, a.cost) {
+                if !e.is_retryable() {
+                    return Err(e);
+                }
+                reasons[i] = CancellationReason {
+                    code: if matches!(e, Error::Throttling { .. }) {
+                        "ThrottlingError"
+                    } else {
+                        "ProvisionedThroughputExceeded"
+                    }
+                    .to_string(),
+                    message: Some(e.message().to_string()),
+                    item: None,
+                };
+            }
+        }
+    }
+    if reasons.iter().any(|r| r.code != "None") {
+        let codes: Vec<&str> = reasons.iter().map(|r| r.code.as_str()).collect();
+        return Err(Error::TransactionCanceled {
+            message: format!(
+                "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]",
+                codes.join(", ")
+            ),
+            cancellation_reasons: reasons,
+        });
+    }
+
+    // Phase 2: commit every write.
+    let mut consumption: BTreeMap<String, Consumption> = BTreeMap::new();
+    for action in actions.into_iter().flatten() {
+        consumption
+            .entry(action.table.clone())
+            .or_default()
+            .add(&Consumption::write(action.cost));
+        if let Some(new) = action.write {
+            let exists = table(state, &action.table)?
+                .store
+                .current(&action.key)
+                .is_some();
+            let unchanged = new.as_ref() == table(state, &action.table)?.store.current(&action.key);
+            if (new.is_some() || exists) && !unchanged {
+                commit_write(state, &action.table, action.key, new);
+            }
+        }
+    }
+    if let Some(token) = &input.client_request_token {
+        state
+            .transaction_tokens
+            .insert(token.clone(), (fingerprint, state.now_ms));
+    }
+    Ok(TransactWriteItemsOutput {
+        consumed_capacity: report(&consumption, input.return_consumed_capacity),
+    })
+}
+
+/// A replayed token: success, no writes, read units for reading the items.
+fn replay(state: &State, input: &TransactWriteItemsInput) -> TransactWriteItemsOutput {
+    let mut consumption: BTreeMap<String, Consumption> = BTreeMap::new();
+    for item in &input.transact_items {
+        if let Ok(c) = common(item) {
+            if let Some(name) = c.table_name {
+                let units = read_units(0, ReadKind::Strong);
+                let _ = state.tables.get(name);
+                consumption
+                    .entry(name.clone())
+                    .or_default()
+                    .add(&Consumption::read(units));
+            }
+        }
+    }
+    TransactWriteItemsOutput {
+        consumed_capacity: report(&consumption, input.return_consumed_capacity),
+    }
+}
+
+pub(crate) fn report(
+    consumption: &BTreeMap<String, Consumption>,
+    mode: Option<ReturnConsumedCapacity>,
+) -> Option<Vec<ConsumedCapacity>> {
+    if mode.is_none_or(|m| m == ReturnConsumedCapacity::None) {
+        return None;
+    }
+    Some(
+        consumption
+            .iter()
+            .filter_map(|(t, c)| c.report(t, mode))
+            .collect(),
+    )
+}
+
+/// Actions per transaction. DynamoDB: 100 (25 until September 2022).
+pub const MAX_ACTIONS: usize = 100;
+/// Aggregate size of the items of one transaction. DynamoDB: 4 MB.
+pub const MAX_AGGREGATE_BYTES: usize = 4 * 1024 * 1024;
+/// How long a ClientRequestToken makes a retry idempotent. DynamoDB: 10 minutes.
+pub const TOKEN_WINDOW_MS: u64 = 10 * 60 * 1000;

@@ -1,0 +1,196 @@
+//! UpdateItem: change some attributes of one item, creating it if it does not exist.
+//!
+//! Semantics (reference §4.4, §5.6): an upsert. The `UpdateExpression` (SET, REMOVE, ADD,
+//! DELETE) is applied to the current item — or, if there is none, to an item holding just the
+//! key — with every right-hand side evaluated against the item *before* the update. Key
+//! attributes cannot be updated. The `ConditionExpression` is checked against the current
+//! item first. `ReturnValues`: `NONE`, `ALL_OLD`, `UPDATED_OLD`, `ALL_NEW`, `UPDATED_NEW`.
+//! Cost: the larger of the item before and after, per started KB — the whole item, even if
+//! one attribute changed. This is what makes `SET n = n + :d` an atomic counter: the read
+//! and the write happen as one step at the partition leader.
+//!
+//! Without an UpdateExpression, UpdateItem creates an item holding only the key (reference
+//! Appendix B.7, unverified; the most plausible behaviour).
+
+use std::collections::BTreeMap;
+
+use super::builder::{item_setters, placeholder_setters, string_setter, value_setter};
+use super::{
+    check_index_keys, check_item_size, check_writable, commit_write, condition_failed,
+    parse_expressions, require_table_name, table, write_cost,
+};
+use crate::capacity::Consumption;
+use crate::client::Client;
+use crate::error::{Error, Result};
+use crate::expr::{ExpressionInput, UpdateExpr};
+use crate::table::key::StoreKey;
+use crate::table::Table;
+use crate::types::{
+    ConsumedCapacity, ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure,
+};
+use crate::value::{canonicalize_item, AttributeValue, Item};
+use crate::world::State;
+
+/// The parameters of an UpdateItem request.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct UpdateItemInput {
+    pub table_name: Option<String>,
+    pub key: Option<Item>,
+    pub update_expression: Option<String>,
+    pub condition_expression: Option<String>,
+    pub expression_attribute_names: Option<BTreeMap<String, String>>,
+    pub expression_attribute_values: Option<BTreeMap<String, AttributeValue>>,
+    pub return_values: Option<ReturnValue>,
+    pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+    pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
+}
+
+/// What UpdateItem returns.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct UpdateItemOutput {
+    /// Per `ReturnValues`: the whole item or the updated attributes, before or after.
+    pub attributes: Option<Item>,
+    pub consumed_capacity: Option<ConsumedCapacity>,
+}
+
+impl UpdateItemOutput {
+    pub fn attributes(&self) -> Option<&Item> {
+        self.attributes.as_ref()
+    }
+    pub fn consumed_capacity(&self) -> Option<&ConsumedCapacity> {
+        self.consumed_capacity.as_ref()
+    }
+}
+
+/// Builds and sends an UpdateItem request.
+#[derive(Clone, Debug)]
+pub struct UpdateItemFluentBuilder {
+    client: Client,
+    input: UpdateItemInput,
+}
+
+impl UpdateItemFluentBuilder {
+    pub(crate) fn new(client: Client) -> Self {
+        UpdateItemFluentBuilder {
+            client,
+            input: UpdateItemInput::default(),
+        }
+    }
+    string_setter!(table_name);
+    item_setters!(
+        /// Adds one key attribute.
+        key, set_key, key
+    );
+    string_setter!(update_expression);
+    string_setter!(condition_expression);
+    placeholder_setters!();
+    value_setter!(return_values: ReturnValue);
+    value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
+    value_setter!(return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure);
+
+    pub fn send(self) -> Result<UpdateItemOutput> {
+        let mut state = self.client.world().lock();
+        execute(&mut state, &self.input)
+    }
+}
+
+/// The outcome of applying an update to the current item, before anything is written.
+pub(crate) struct PlannedUpdate {
+    pub key: StoreKey,
+    pub old: Option<Item>,
+    pub new: Item,
+}
+
+/// Computes the new item of an update (validation only; nothing is written).
+pub(crate) fn plan_update(
+    table: &Table,
+    key: StoreKey,
+    update: Option<&UpdateExpr>,
+    max_item_size: usize,
+) -> Result<PlannedUpdate> {
+    let schema = table.schema();
+    if let Some(update) = update {
+        for target in update.top_level_targets() {
+            if schema.is_key_attribute(target) {
+                return Err(Error::validation(format!(
+                    "One or more parameter values were invalid: Cannot update attribute {target}. This attribute is part of the key"
+                )));
+            }
+        }
+    }
+    let old = table.store.current(&key).cloned();
+    let base = old.clone().unwrap_or_else(|| schema.key_item(&key));
+    let new = match update {
+        Some(update) => canonicalize_item(update.apply(&base)?)?,
+        None => base,
+    };
+    check_index_keys(table, &new)?;
+    check_item_size(&new, max_item_size, true)?;
+    Ok(PlannedUpdate { key, old, new })
+}
+
+pub(crate) fn execute(state: &mut State, input: &UpdateItemInput) -> Result<UpdateItemOutput> {
+    let name = require_table_name(&input.table_name)?;
+    let exprs = ExpressionInput {
+        update: input.update_expression.as_deref(),
+        condition: input.condition_expression.as_deref(),
+        names: input.expression_attribute_names.as_ref(),
+        values: input.expression_attribute_values.as_ref(),
+        ..ExpressionInput::default()
+    };
+    super::no_orphan_placeholders(&exprs)?;
+    let parsed = parse_expressions(&exprs)?;
+    let key = input.key.as_ref().ok_or_else(|| {
+        Error::validation("The parameter 'Key' is required but was not present in the request")
+    })?;
+    let table = table(state, name)?;
+    let key = table.schema().key_of_key(key)?;
+    check_writable(state, name, &key)?;
+    let current = table.store.current(&key);
+    if let Some(condition) = &parsed.condition {
+        if !condition.evaluate(current) {
+            let cost = write_cost(current, None, false);
+            let error = condition_failed(current, input.return_values_on_condition_check_failure);
+            state.admit_write(name, key.hash, cost)?;
+            return Err(error);
+        }
+    }
+    let plan = plan_update(
+        table,
+        key,
+        parsed.update.as_ref(),
+        state.config.max_item_size,
+    )?;
+    let cost = write_cost(plan.old.as_ref(), Some(&plan.new), false);
+    state.admit_write(name, plan.key.hash, cost)?;
+    let attributes = return_values(
+        input.return_values,
+        parsed.update.as_ref(),
+        plan.old.as_ref(),
+        &plan.new,
+    );
+    if plan.old.as_ref() != Some(&plan.new) {
+        commit_write(state, name, plan.key, Some(plan.new));
+    }
+    Ok(UpdateItemOutput {
+        attributes,
+        consumed_capacity: Consumption::write(cost).report(name, input.return_consumed_capacity),
+    })
+}
+
+fn return_values(
+    rv: Option<ReturnValue>,
+    update: Option<&UpdateExpr>,
+    old: Option<&Item>,
+    new: &Item,
+) -> Option<Item> {
+    let projected = |item: &Item| update.map_or_else(Item::new, |u| u.project_updated(item));
+    let out = match rv.unwrap_or(ReturnValue::None) {
+        ReturnValue::None => return None,
+        ReturnValue::AllOld => old?.clone(),
+        ReturnValue::UpdatedOld => projected(old?),
+        ReturnValue::AllNew => new.clone(),
+        ReturnValue::UpdatedNew => projected(new),
+    };
+    (!out.is_empty()).then_some(out)
+}

@@ -1,0 +1,299 @@
+//! Keys: the typed values that identify an item, their order, and the hash that places them.
+//!
+//! A *key value* is one scalar (S, N or B). It orders the way DynamoDB orders sort keys:
+//! strings by their UTF-8 bytes, binary by unsigned bytes, numbers numerically.
+//!
+//! The *partition hash* decides which partition owns an item. DynamoDB's hash function is
+//! internal; this model uses one that is stable on every platform and every run, so that a
+//! test can name the partition a key lands on:
+//!
+//! ```text
+//! h = FNV-1a-64( type tag byte ('S' | 'N' | 'B') ++ bytes )   bytes: UTF-8 / canonical number text / raw
+//! partition hash = splitmix64-finalizer(h)                     spreads nearby keys over the space
+//! ```
+//!
+//! Within a table the storage order is `(partition hash, partition key, sort key)`: every
+//! partition owns a contiguous range of the hash space, the items of one partition key sit
+//! together, sorted by sort key — the *item collection* a Query reads.
+
+use std::cmp::Ordering;
+
+use crate::error::{Error, Result};
+use crate::types::ScalarAttributeType;
+use crate::value::{AttributeValue, Blob, Item, Number};
+
+/// One scalar key value, ordered as DynamoDB orders keys.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum KeyValue {
+    S(String),
+    N(Number),
+    B(Vec<u8>),
+    /// A bound that sorts after every real value; used only to express range ends in
+    /// queries, never stored.
+    Max,
+}
+
+impl Ord for KeyValue {
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (self, other) {
+            (KeyValue::S(a), KeyValue::S(b)) => a.as_bytes().cmp(b.as_bytes()),
+            (KeyValue::N(a), KeyValue::N(b)) => a.cmp(b),
+            (KeyValue::B(a), KeyValue::B(b)) => a.cmp(b),
+            // Never compared within one table (the schema fixes each key's type); a fixed
+            // order keeps Ord total.
+            (a, b) => a.rank().cmp(&b.rank()),
+        }
+    }
+}
+
+impl PartialOrd for KeyValue {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl KeyValue {
+    fn rank(&self) -> u8 {
+        match self {
+            KeyValue::S(_) => 0,
+            KeyValue::N(_) => 1,
+            KeyValue::B(_) => 2,
+            KeyValue::Max => 3,
+        }
+    }
+
+    /// Converts an attribute value of the expected type; `None` if the type differs.
+    pub fn from_attribute(
+        value: &AttributeValue,
+        expected: ScalarAttributeType,
+    ) -> Option<KeyValue> {
+        match (value, expected) {
+            (AttributeValue::S(s), ScalarAttributeType::S) => Some(KeyValue::S(s.clone())),
+            (AttributeValue::N(n), ScalarAttributeType::N) => {
+                Number::parse(n).ok().map(KeyValue::N)
+            }
+            (AttributeValue::B(b), ScalarAttributeType::B) => {
+                Some(KeyValue::B(b.as_ref().to_vec()))
+            }
+            _ => None,
+        }
+    }
+
+    /// The attribute value this key value came from (numbers in canonical form).
+    pub fn to_attribute(&self) -> AttributeValue {
+        match self {
+            KeyValue::S(s) => AttributeValue::S(s.clone()),
+            KeyValue::N(n) => AttributeValue::N(n.to_string()),
+            KeyValue::B(b) => AttributeValue::B(Blob::new(b.clone())),
+            KeyValue::Max => AttributeValue::S(String::new()),
+        }
+    }
+
+    /// Size in bytes as the key-size limits count it.
+    pub fn byte_len(&self) -> usize {
+        match self {
+            KeyValue::S(s) => s.len(),
+            KeyValue::N(n) => n.size(),
+            KeyValue::B(b) => b.len(),
+            KeyValue::Max => 0,
+        }
+    }
+
+    /// The stable partition hash of this value (see the module essay).
+    pub fn partition_hash(&self) -> u64 {
+        let mut h = Fnv::new();
+        match self {
+            KeyValue::S(s) => {
+                h.write(b"S");
+                h.write(s.as_bytes());
+            }
+            KeyValue::N(n) => {
+                h.write(b"N");
+                h.write(n.to_string().as_bytes());
+            }
+            KeyValue::B(b) => {
+                h.write(b"B");
+                h.write(b);
+            }
+            KeyValue::Max => h.write(b"MAX"),
+        }
+        splitmix_finalize(h.finish())
+    }
+}
+
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The finalizer of splitmix64: a bijection that spreads close inputs far apart.
+pub fn splitmix_finalize(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Where an item sits in a partitioned store: hash first (which partition), then the
+/// partition key (the item collection), then the sort key. Index entries append the base
+/// table's key, because index keys need not be unique.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct StoreKey {
+    pub hash: u64,
+    pub pk: KeyValue,
+    pub sk: Option<KeyValue>,
+    pub base: Option<Box<(KeyValue, Option<KeyValue>)>>,
+}
+
+impl StoreKey {
+    pub fn new(pk: KeyValue, sk: Option<KeyValue>) -> StoreKey {
+        StoreKey {
+            hash: pk.partition_hash(),
+            pk,
+            sk,
+            base: None,
+        }
+    }
+}
+
+/// The names and types of a key: a table's primary key, or an index's key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeySchema {
+    pub pk: String,
+    pub pk_type: ScalarAttributeType,
+    pub sk: Option<(String, ScalarAttributeType)>,
+}
+
+impl KeySchema {
+    pub fn sk_name(&self) -> Option<&str> {
+        self.sk.as_ref().map(|(n, _)| n.as_str())
+    }
+
+    pub fn is_key_attribute(&self, name: &str) -> bool {
+        self.pk == name || self.sk_name() == Some(name)
+    }
+
+    /// Extracts the store key from a full item. Missing or mistyped key attributes are the
+    /// errors PutItem reports.
+    pub fn key_of_item(&self, item: &Item) -> Result<StoreKey> {
+        let pk = item_key_part(item, &self.pk, self.pk_type, true)?;
+        let sk = match &self.sk {
+            Some((name, t)) => Some(item_key_part(item, name, *t, false)?),
+            None => None,
+        };
+        Ok(StoreKey::new(pk, sk))
+    }
+
+    /// Extracts the store key from a `Key` parameter, which must name exactly the key
+    /// attributes ("The provided key element does not match the schema").
+    pub fn key_of_key(&self, key: &Item) -> Result<StoreKey> {
+        let expected = 1 + usize::from(self.sk.is_some());
+        if key.len() != expected {
+            return Err(schema_mismatch());
+        }
+        let pk = key
+            .get(&self.pk)
+            .and_then(|v| KeyValue::from_attribute(v, self.pk_type))
+            .ok_or_else(schema_mismatch)?;
+        check_key_value(&self.pk, &pk, true)?;
+        let sk = match &self.sk {
+            Some((name, t)) => {
+                let v = key
+                    .get(name)
+                    .and_then(|v| KeyValue::from_attribute(v, *t))
+                    .ok_or_else(schema_mismatch)?;
+                check_key_value(name, &v, false)?;
+                Some(v)
+            }
+            None => None,
+        };
+        Ok(StoreKey::new(pk, sk))
+    }
+
+    /// The key attributes of an item, as a `Key` map.
+    pub fn key_item(&self, key: &StoreKey) -> Item {
+        let mut out = Item::new();
+        out.insert(self.pk.clone(), key.pk.to_attribute());
+        if let (Some((name, _)), Some(sk)) = (&self.sk, &key.sk) {
+            out.insert(name.clone(), sk.to_attribute());
+        }
+        out
+    }
+
+    /// Projects the key attributes out of a full item.
+    pub fn key_attributes_of(&self, item: &Item) -> Item {
+        let mut out = Item::new();
+        if let Some(v) = item.get(&self.pk) {
+            out.insert(self.pk.clone(), v.clone());
+        }
+        if let Some(name) = self.sk_name() {
+            if let Some(v) = item.get(name) {
+                out.insert(name.to_string(), v.clone());
+            }
+        }
+        out
+    }
+}
+
+fn schema_mismatch() -> Error {
+    Error::validation("The provided key element does not match the schema")
+}
+
+fn item_key_part(item: &Item, name: &str, t: ScalarAttributeType, is_pk: bool) -> Result<KeyValue> {
+    let value = item.get(name).ok_or_else(|| {
+        Error::validation(format!(
+            "One or more parameter values were invalid: Missing the key {name} in the item"
+        ))
+    })?;
+    let key = KeyValue::from_attribute(value, t).ok_or_else(|| {
+        Error::validation(format!(
+            "One or more parameter values were invalid: Type mismatch for key {name} expected: {} actual: {}",
+            t.as_str(),
+            value.type_name()
+        ))
+    })?;
+    check_key_value(name, &key, is_pk)?;
+    Ok(key)
+}
+
+/// Key values must be non-empty and within 2048 (partition) / 1024 (sort) bytes.
+pub fn check_key_value(name: &str, key: &KeyValue, is_pk: bool) -> Result<()> {
+    let empty = match key {
+        KeyValue::S(s) => s.is_empty(),
+        KeyValue::B(b) => b.is_empty(),
+        KeyValue::N(_) | KeyValue::Max => false,
+    };
+    if empty {
+        return Err(Error::validation(format!(
+            "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty {} value. Key: {name}",
+            if matches!(key, KeyValue::S(_)) { "string" } else { "binary" }
+        )));
+    }
+    if is_pk && key.byte_len() > MAX_PARTITION_KEY_BYTES {
+        return Err(Error::validation(format!(
+            "One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of{MAX_PARTITION_KEY_BYTES} bytes"
+        )));
+    }
+    if !is_pk && key.byte_len() > MAX_SORT_KEY_BYTES {
+        return Err(Error::validation(format!(
+            "One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of {MAX_SORT_KEY_BYTES} bytes"
+        )));
+    }
+    Ok(())
+}
+
+/// DynamoDB's limit on a partition key value.
+pub const MAX_PARTITION_KEY_BYTES: usize = 2048;
+/// DynamoDB's limit on a sort key value.
+pub const MAX_SORT_KEY_BYTES: usize = 1024;

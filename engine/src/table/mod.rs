@@ -1,0 +1,265 @@
+//! # Tables, stores and partitions
+//!
+//! A DynamoDB table is a set of items, each identified by its primary key: a partition key,
+//! and optionally a sort key. Under the API, the table is split into *partitions* by a hash
+//! of the partition key; each partition is a small replicated database of its own.
+//!
+//! This module holds that structure:
+//!
+//! ```text
+//! Table "app"  ── schema (PK: S, SK: S), billing, indexes, stream, TTL
+//!   └─ Store   ── the partitioned items, ordered by (hash, PK, SK)
+//!        ├─ Partition 0  hash 0x0000…–0x7fff…   replicas: az-a (leader), az-b, az-c
+//!        └─ Partition 1  hash 0x8000…–0xffff…   replicas: az-a, az-b (leader), az-c
+//! ```
+//!
+//! A [`Store`] is the reusable part: a global secondary index is "physically another
+//! partitioned table", so an index owns a `Store` of its own with its own key schema.
+//!
+//! What the model leaves out: storage nodes hosting many partitions, B-trees and write-ahead
+//! logs on disk, log replicas, the metadata service and request routers — a partition here
+//! is addressed directly by hash.
+
+pub mod key;
+pub mod partition;
+
+use std::collections::BTreeMap;
+
+use crate::error::{Error, Result};
+use crate::types::{
+    AttributeDefinition, BillingMode, KeySchemaElement, Projection, ProvisionedThroughput,
+    StreamSpecification, TableStatus,
+};
+use crate::value::Item;
+use crate::world::rng::Rng;
+use key::{KeySchema, StoreKey};
+use partition::Partition;
+
+/// A partitioned, replicated set of items under one key schema (a table's, or an index's).
+#[derive(Clone, Debug)]
+pub struct Store {
+    pub schema: KeySchema,
+    /// Sorted by `start`; together they cover the whole hash space.
+    pub partitions: Vec<Partition>,
+    pub next_partition_id: u32,
+}
+
+/// Timing knobs the store needs on each write (a copy of the world's config).
+#[derive(Clone, Copy, Debug)]
+pub struct ReplicationTiming {
+    pub min_delay_ms: u64,
+    pub max_delay_ms: u64,
+}
+
+impl Store {
+    /// A store split evenly into `count` partitions, each with a seeded leader.
+    pub fn new(schema: KeySchema, count: u32, rng: &mut Rng) -> Store {
+        let count = count.max(1);
+        let width = u64::MAX / u64::from(count);
+        let mut partitions = Vec::with_capacity(count as usize);
+        for i in 0..count {
+            let start = width * u64::from(i);
+            let end = if i + 1 == count {
+                u64::MAX
+            } else {
+                width * u64::from(i + 1) - 1
+            };
+            partitions.push(Partition::new(i, start, end, rng.below(3) as usize));
+        }
+        Store {
+            schema,
+            partitions,
+            next_partition_id: count,
+        }
+    }
+
+    /// The index of the partition that owns `hash`.
+    pub fn locate(&self, hash: u64) -> usize {
+        // partitions are sorted by start and cover the space: the last start <= hash.
+        self.partitions
+            .partition_point(|p| p.start <= hash)
+            .saturating_sub(1)
+    }
+
+    /// The current (leader) value of a key; what a write replaces and a condition checks.
+    pub fn current(&self, key: &StoreKey) -> Option<&Item> {
+        self.partitions[self.locate(key.hash)].current(key)
+    }
+
+    /// Picks the replica that serves a read of partition `p`: the leader for a strongly
+    /// consistent read (an error while there is none), any live replica for an eventually
+    /// consistent one.
+    pub fn read_replica(&self, p: usize, consistent: bool, rng: &mut Rng) -> Result<usize> {
+        let partition = &self.partitions[p];
+        if consistent {
+            return partition.leader.ok_or_else(|| no_leader(partition.id));
+        }
+        let live: Vec<usize> = (0..partition.replicas.len())
+            .filter(|&i| partition.replicas[i].up)
+            .collect();
+        if live.is_empty() {
+            return Err(Error::InternalServerError {
+                message: format!(
+                    "Internal server error (partition {} has no live replica)",
+                    partition.id
+                ),
+            });
+        }
+        Ok(live[rng.below(live.len() as u64) as usize])
+    }
+
+    /// Reads one item as a strongly or eventually consistent read would see it.
+    pub fn read(
+        &mut self,
+        key: &StoreKey,
+        consistent: bool,
+        now_ms: u64,
+        rng: &mut Rng,
+    ) -> Result<Option<&Item>> {
+        let p = self.locate(key.hash);
+        let r = self.read_replica(p, consistent, rng)?;
+        Ok(self.partitions[p].replica_data(r, now_ms).get(key))
+    }
+
+    /// Checks that partition `p` can take a write now (a leader, and a follower to form a
+    /// quorum of two).
+    pub fn check_writable(&self, p: usize) -> Result<()> {
+        let partition = &self.partitions[p];
+        let leader = partition.leader.ok_or_else(|| no_leader(partition.id))?;
+        let peers = partition
+            .replicas
+            .iter()
+            .enumerate()
+            .filter(|(i, r)| *i != leader && r.up)
+            .count();
+        if peers == 0 {
+            return Err(Error::InternalServerError {
+                message: format!(
+                    "Internal server error (partition {} cannot reach a write quorum: only 1 of 3 replicas is up)",
+                    partition.id
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Writes (or deletes, for `None`) an item through its partition's leader and returns the
+    /// previous value. The caller has checked [`Store::check_writable`].
+    pub fn write(
+        &mut self,
+        key: StoreKey,
+        item: Option<Item>,
+        now_ms: u64,
+        rng: &mut Rng,
+        timing: ReplicationTiming,
+    ) -> Option<Item> {
+        let p = self.locate(key.hash);
+        let partition = &mut self.partitions[p];
+        let leader = partition.leader.unwrap_or(0);
+        // The quorum peer is the live follower that answers first: seeded among the live ones.
+        let followers: Vec<usize> = (0..partition.replicas.len())
+            .filter(|&i| i != leader && partition.replicas[i].up)
+            .collect();
+        let peer = if followers.is_empty() {
+            usize::MAX
+        } else {
+            followers[rng.below(followers.len() as u64) as usize]
+        };
+        let delay = rng.between(timing.min_delay_ms, timing.max_delay_ms);
+        partition.replicate(key, item, now_ms, peer, delay)
+    }
+
+    /// Applies replication that has arrived by `now` on every replica.
+    pub fn catch_up(&mut self, now_ms: u64) {
+        for p in &mut self.partitions {
+            for r in &mut p.replicas {
+                r.catch_up(now_ms);
+            }
+        }
+    }
+
+    /// The earliest time some replication is still due, if any.
+    pub fn next_due(&self) -> Option<u64> {
+        self.partitions
+            .iter()
+            .flat_map(|p| {
+                p.replicas
+                    .iter()
+                    .filter(|r| r.up)
+                    .filter_map(|r| r.pending.front().map(|e| e.due_ms))
+            })
+            .min()
+    }
+
+    pub fn item_count(&self) -> usize {
+        self.partitions.iter().map(|p| p.item_count).sum()
+    }
+
+    pub fn size_bytes(&self) -> usize {
+        self.partitions.iter().map(|p| p.bytes).sum()
+    }
+}
+
+fn no_leader(id: u32) -> Error {
+    Error::InternalServerError {
+        message: format!("Internal server error (partition {id} is electing a new leader; retry)"),
+    }
+}
+
+/// Global or local.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexKind {
+    Global,
+    Local,
+}
+
+/// A secondary index's definition and data.
+#[derive(Clone, Debug)]
+pub struct Index {
+    pub name: String,
+    pub kind: IndexKind,
+    pub key_elements: Vec<KeySchemaElement>,
+    pub projection: Projection,
+    pub throughput: Option<ProvisionedThroughput>,
+    /// The index's own partitioned entries, keyed by (index key, table key).
+    pub store: Store,
+}
+
+/// One table: definition plus data.
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub name: String,
+    pub status: TableStatus,
+    pub created_ms: u64,
+    pub key_elements: Vec<KeySchemaElement>,
+    pub attribute_definitions: Vec<AttributeDefinition>,
+    pub billing_mode: BillingMode,
+    pub throughput: Option<ProvisionedThroughput>,
+    pub store: Store,
+    pub indexes: Vec<Index>,
+    pub stream: Option<StreamSpecification>,
+    pub stream_label: Option<String>,
+    pub ttl_attribute: Option<String>,
+}
+
+impl Table {
+    pub fn schema(&self) -> &KeySchema {
+        &self.store.schema
+    }
+
+    pub fn arn(&self) -> String {
+        format!("arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{}", self.name)
+    }
+
+    pub fn index(&self, name: &str) -> Option<&Index> {
+        self.indexes.iter().find(|i| i.name == name)
+    }
+}
+
+/// The region every simulated ARN names.
+pub const REGION: &str = "local-1";
+/// The account every simulated ARN names.
+pub const ACCOUNT: &str = "000000000000";
+
+/// All tables of a world, by name (a `BTreeMap`: ListTables is in name order, as DynamoDB's).
+pub type Tables = BTreeMap<String, Table>;

@@ -1,0 +1,238 @@
+//! Partitions and their replicas.
+//!
+//! A partition owns a contiguous range of the hash space and is stored three times, once in
+//! each availability zone. One replica is the *leader*: it takes every write and serves
+//! strongly consistent reads. A write is *acknowledged* when two of the three replicas have
+//! it (the leader and the faster follower); the slower follower receives it after a seeded
+//! replication delay on the simulated clock. An eventually consistent read may be served by
+//! any replica — including the slow one, which is how a read can be stale.
+//!
+//! ```text
+//!            write ──▶ leader (AZ a) ──────────────▶ ack once 2 of 3 have it
+//!                        │  log entry #n
+//!                        ├──▶ follower (AZ b)   applied now   (the quorum peer)
+//!                        └──▶ follower (AZ c)   applied at now + delay  (pending)
+//! ```
+//!
+//! Replication is a log: every write gets the partition's next sequence number, and each
+//! follower applies entries strictly in sequence order, so a follower is always a *prefix*
+//! of the leader's history — stale, never wrong.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::ops::Bound;
+
+use super::key::StoreKey;
+use crate::value::{item_size, Item};
+
+/// The three availability zones, by index.
+pub const AZ_NAMES: [&str; 3] = ["az-a", "az-b", "az-c"];
+
+/// One copy of a partition's data.
+#[derive(Clone, Debug)]
+pub struct Replica {
+    /// Index into [`AZ_NAMES`].
+    pub az: usize,
+    pub data: BTreeMap<StoreKey, Item>,
+    /// Log entries sent to this replica but not applied yet, in sequence order.
+    pub pending: VecDeque<Pending>,
+    /// The last sequence number applied here.
+    pub applied_seq: u64,
+    /// False while the replica's AZ is down or the replica is stopped.
+    pub up: bool,
+    /// Extra replication delay (ms) injected by a `lag_replica` fault.
+    pub extra_lag_ms: u64,
+}
+
+/// A replicated write on its way to one follower.
+#[derive(Clone, Debug)]
+pub struct Pending {
+    pub due_ms: u64,
+    pub seq: u64,
+    pub key: StoreKey,
+    pub item: Option<Item>,
+}
+
+impl Replica {
+    fn new(az: usize) -> Replica {
+        Replica {
+            az,
+            data: BTreeMap::new(),
+            pending: VecDeque::new(),
+            applied_seq: 0,
+            up: true,
+            extra_lag_ms: 0,
+        }
+    }
+
+    /// Applies every pending entry due at or before `now`.
+    pub fn catch_up(&mut self, now_ms: u64) {
+        if !self.up {
+            return;
+        }
+        while let Some(front) = self.pending.front() {
+            if front.due_ms > now_ms {
+                break;
+            }
+            let entry = self.pending.pop_front().expect("front exists");
+            self.apply(entry);
+        }
+    }
+
+    /// Applies every pending entry, whatever its due time (the replica is now in sync).
+    pub fn flush(&mut self) {
+        while let Some(entry) = self.pending.pop_front() {
+            self.apply(entry);
+        }
+    }
+
+    fn apply(&mut self, entry: Pending) {
+        match entry.item {
+            Some(item) => {
+                self.data.insert(entry.key, item);
+            }
+            None => {
+                self.data.remove(&entry.key);
+            }
+        }
+        self.applied_seq = entry.seq;
+    }
+
+    /// How far behind the leader's sequence this replica is.
+    pub fn lag_entries(&self, leader_seq: u64) -> u64 {
+        leader_seq.saturating_sub(self.applied_seq)
+    }
+}
+
+/// One partition: a hash range, three replicas, a leader.
+#[derive(Clone, Debug)]
+pub struct Partition {
+    /// Stable within a table: "partition 3" in metrics and messages.
+    pub id: u32,
+    /// First hash this partition owns.
+    pub start: u64,
+    /// Last hash this partition owns (inclusive).
+    pub end: u64,
+    pub replicas: Vec<Replica>,
+    /// Index of the leader replica, `None` during an election.
+    pub leader: Option<usize>,
+    /// Sequence number of the last write the leader accepted.
+    pub seq: u64,
+    /// Items and bytes held (as the leader sees them).
+    pub item_count: usize,
+    pub bytes: usize,
+}
+
+impl Partition {
+    pub fn new(id: u32, start: u64, end: u64, leader: usize) -> Partition {
+        Partition {
+            id,
+            start,
+            end,
+            replicas: (0..3).map(Replica::new).collect(),
+            leader: Some(leader),
+            seq: 0,
+            item_count: 0,
+            bytes: 0,
+        }
+    }
+
+    pub fn owns(&self, hash: u64) -> bool {
+        self.start <= hash && hash <= self.end
+    }
+
+    /// The leader's copy, if the partition has a leader.
+    pub fn leader_data(&self) -> Option<&BTreeMap<StoreKey, Item>> {
+        self.leader.map(|l| &self.replicas[l].data)
+    }
+
+    /// The data as the replica at `index` sees it after applying what has arrived by `now`.
+    pub fn replica_data(&mut self, index: usize, now_ms: u64) -> &BTreeMap<StoreKey, Item> {
+        self.replicas[index].catch_up(now_ms);
+        &self.replicas[index].data
+    }
+
+    /// The authoritative current value of a key (the leader's, or — while no leader is
+    /// elected — the most advanced replica's). Used by writes to read the item they replace.
+    pub fn current(&self, key: &StoreKey) -> Option<&Item> {
+        let source = self.leader.unwrap_or_else(|| self.most_advanced());
+        self.replicas[source].data.get(key)
+    }
+
+    /// The replica with the highest applied sequence number (ties: lowest AZ).
+    pub fn most_advanced(&self) -> usize {
+        let mut best = 0;
+        for (i, r) in self.replicas.iter().enumerate() {
+            if r.applied_seq > self.replicas[best].applied_seq {
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// Writes `item` (or deletes, for `None`) through the leader. `quorum_peer` is the
+    /// follower that acknowledges with the leader; every other follower receives the entry
+    /// at `now + delay`. Returns the previous value.
+    pub fn replicate(
+        &mut self,
+        key: StoreKey,
+        item: Option<Item>,
+        now_ms: u64,
+        quorum_peer: usize,
+        slow_delay_ms: u64,
+    ) -> Option<Item> {
+        let leader = self
+            .leader
+            .expect("writes are only routed to partitions with a leader");
+        self.seq += 1;
+        let seq = self.seq;
+        for i in 0..self.replicas.len() {
+            if i == leader {
+                continue;
+            }
+            let replica = &mut self.replicas[i];
+            if i == quorum_peer && replica.up {
+                // The quorum peer has every earlier entry before it can ack this one.
+                replica.flush();
+                replica.apply(Pending {
+                    due_ms: now_ms,
+                    seq,
+                    key: key.clone(),
+                    item: item.clone(),
+                });
+            } else {
+                // Entries arrive in log order: never before an earlier entry.
+                let earliest = replica.pending.back().map_or(0, |p| p.due_ms);
+                let due = (now_ms + slow_delay_ms + replica.extra_lag_ms).max(earliest);
+                replica.pending.push_back(Pending {
+                    due_ms: due,
+                    seq,
+                    key: key.clone(),
+                    item: item.clone(),
+                });
+            }
+        }
+        let leader_replica = &mut self.replicas[leader];
+        leader_replica.applied_seq = seq;
+        let old = match item {
+            Some(item) => {
+                self.bytes += item_size(&item);
+                leader_replica.data.insert(key, item)
+            }
+            None => leader_replica.data.remove(&key),
+        };
+        if let Some(old_item) = &old {
+            self.bytes = self.bytes.saturating_sub(item_size(old_item));
+        }
+        self.item_count = leader_replica.data.len();
+        old
+    }
+
+    /// Items of one store-key range of the leader or a replica, in order.
+    pub fn range<'a>(
+        data: &'a BTreeMap<StoreKey, Item>,
+        from: Bound<&StoreKey>,
+        to: Bound<&StoreKey>,
+    ) -> impl DoubleEndedIterator<Item = (&'a StoreKey, &'a Item)> + 'a {
+        data.range::<StoreKey, _>((from.cloned(), to.cloned()))
+    }
+}

@@ -1,0 +1,404 @@
+//! # Request and response shapes
+//!
+//! The plain data types of DynamoDB's API, named as in `aws-sdk-dynamodb::types` so that code
+//! written against this engine reads like production code: `KeySchemaElement`,
+//! `AttributeDefinition`, `ReturnValue::AllNew`, `ConsumedCapacity`, `TableDescription`…
+//!
+//! Two deliberate differences from the SDK, both to keep kata code short:
+//! - builders of these small structs are infallible (`build()` returns the struct; the SDK's
+//!   returns a `Result` for required fields). Missing fields are reported by `send()` as the
+//!   `ValidationException` DynamoDB would return.
+//! - each struct also has a `new(..)` shortcut for its required fields.
+//!
+//! Enums convert to and from DynamoDB's wire strings (`as_str`, `FromStr`) so messages can
+//! quote them exactly.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::value::Item;
+
+macro_rules! wire_enum {
+    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $wire:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $name { $($(#[$vmeta])* $variant),+ }
+
+        impl $name {
+            /// The value as DynamoDB spells it on the wire.
+            pub fn as_str(&self) -> &'static str {
+                match self { $($name::$variant => $wire),+ }
+            }
+            /// Every value, in the order DynamoDB documents them.
+            pub fn values() -> &'static [&'static str] {
+                &[$($wire),+]
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = crate::Error;
+            fn from_str(s: &str) -> crate::Result<Self> {
+                match s {
+                    $($wire => Ok($name::$variant),)+
+                    other => Err(crate::Error::validation(format!(
+                        "1 validation error detected: Value '{}' failed to satisfy constraint: Member must satisfy enum value set: [{}]",
+                        other,
+                        $name::values().join(", ")
+                    ))),
+                }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+wire_enum!(
+    /// The type of a key attribute: only scalars can be keys.
+    ScalarAttributeType { S => "S", N => "N", B => "B" }
+);
+wire_enum!(
+    /// `HASH` is the partition key, `RANGE` the sort key.
+    KeyType { Hash => "HASH", Range => "RANGE" }
+);
+wire_enum!(
+    /// How a table pays for throughput.
+    BillingMode { Provisioned => "PROVISIONED", PayPerRequest => "PAY_PER_REQUEST" }
+);
+wire_enum!(
+    /// What a write returns in `Attributes`.
+    ReturnValue {
+        None => "NONE",
+        AllOld => "ALL_OLD",
+        UpdatedOld => "UPDATED_OLD",
+        AllNew => "ALL_NEW",
+        UpdatedNew => "UPDATED_NEW",
+    }
+);
+wire_enum!(
+    /// Whether a failed condition carries the current item.
+    ReturnValuesOnConditionCheckFailure { AllOld => "ALL_OLD", None => "NONE" }
+);
+wire_enum!(
+    /// Whether the response reports the capacity the request consumed.
+    ReturnConsumedCapacity { Indexes => "INDEXES", Total => "TOTAL", None => "NONE" }
+);
+wire_enum!(
+    /// What a Query or Scan returns.
+    Select {
+        AllAttributes => "ALL_ATTRIBUTES",
+        AllProjectedAttributes => "ALL_PROJECTED_ATTRIBUTES",
+        SpecificAttributes => "SPECIFIC_ATTRIBUTES",
+        Count => "COUNT",
+    }
+);
+wire_enum!(
+    /// Which attributes an index copies from the table.
+    ProjectionType { KeysOnly => "KEYS_ONLY", Include => "INCLUDE", All => "ALL" }
+);
+wire_enum!(
+    /// What a stream record carries.
+    StreamViewType {
+        KeysOnly => "KEYS_ONLY",
+        NewImage => "NEW_IMAGE",
+        OldImage => "OLD_IMAGE",
+        NewAndOldImages => "NEW_AND_OLD_IMAGES",
+    }
+);
+wire_enum!(
+    /// The lifecycle of a table.
+    TableStatus { Creating => "CREATING", Updating => "UPDATING", Deleting => "DELETING", Active => "ACTIVE" }
+);
+wire_enum!(
+    /// The lifecycle of a secondary index.
+    IndexStatus { Creating => "CREATING", Updating => "UPDATING", Deleting => "DELETING", Active => "ACTIVE" }
+);
+
+/// One attribute of the key schema, with its type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttributeDefinition {
+    pub attribute_name: String,
+    pub attribute_type: ScalarAttributeType,
+}
+
+impl AttributeDefinition {
+    pub fn new(name: impl Into<String>, attribute_type: ScalarAttributeType) -> Self {
+        AttributeDefinition {
+            attribute_name: name.into(),
+            attribute_type,
+        }
+    }
+    pub fn attribute_name(&self) -> &str {
+        &self.attribute_name
+    }
+    pub fn attribute_type(&self) -> ScalarAttributeType {
+        self.attribute_type
+    }
+}
+
+/// One element of a key schema: the partition (`HASH`) or sort (`RANGE`) key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeySchemaElement {
+    pub attribute_name: String,
+    pub key_type: KeyType,
+}
+
+impl KeySchemaElement {
+    pub fn new(name: impl Into<String>, key_type: KeyType) -> Self {
+        KeySchemaElement {
+            attribute_name: name.into(),
+            key_type,
+        }
+    }
+    pub fn attribute_name(&self) -> &str {
+        &self.attribute_name
+    }
+    pub fn key_type(&self) -> KeyType {
+        self.key_type
+    }
+}
+
+/// Provisioned read and write capacity units per second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProvisionedThroughput {
+    pub read_capacity_units: i64,
+    pub write_capacity_units: i64,
+}
+
+impl ProvisionedThroughput {
+    pub fn new(read_capacity_units: i64, write_capacity_units: i64) -> Self {
+        ProvisionedThroughput {
+            read_capacity_units,
+            write_capacity_units,
+        }
+    }
+}
+
+/// Which attributes an index holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Projection {
+    pub projection_type: ProjectionType,
+    /// For `INCLUDE`: the non-key attributes copied into the index.
+    pub non_key_attributes: Vec<String>,
+}
+
+impl Projection {
+    pub fn all() -> Self {
+        Projection {
+            projection_type: ProjectionType::All,
+            non_key_attributes: Vec::new(),
+        }
+    }
+    pub fn keys_only() -> Self {
+        Projection {
+            projection_type: ProjectionType::KeysOnly,
+            non_key_attributes: Vec::new(),
+        }
+    }
+    pub fn include<S: Into<String>>(attributes: impl IntoIterator<Item = S>) -> Self {
+        Projection {
+            projection_type: ProjectionType::Include,
+            non_key_attributes: attributes.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+/// A global secondary index declaration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GlobalSecondaryIndex {
+    pub index_name: String,
+    pub key_schema: Vec<KeySchemaElement>,
+    pub projection: Projection,
+    pub provisioned_throughput: Option<ProvisionedThroughput>,
+}
+
+impl GlobalSecondaryIndex {
+    pub fn new(
+        name: impl Into<String>,
+        key_schema: Vec<KeySchemaElement>,
+        projection: Projection,
+    ) -> Self {
+        GlobalSecondaryIndex {
+            index_name: name.into(),
+            key_schema,
+            projection,
+            provisioned_throughput: None,
+        }
+    }
+    pub fn provisioned_throughput(mut self, throughput: ProvisionedThroughput) -> Self {
+        self.provisioned_throughput = Some(throughput);
+        self
+    }
+}
+
+/// A local secondary index declaration (same partition key, another sort key).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LocalSecondaryIndex {
+    pub index_name: String,
+    pub key_schema: Vec<KeySchemaElement>,
+    pub projection: Projection,
+}
+
+impl LocalSecondaryIndex {
+    pub fn new(
+        name: impl Into<String>,
+        key_schema: Vec<KeySchemaElement>,
+        projection: Projection,
+    ) -> Self {
+        LocalSecondaryIndex {
+            index_name: name.into(),
+            key_schema,
+            projection,
+        }
+    }
+}
+
+/// Whether a table has a stream, and what its records carry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamSpecification {
+    pub stream_enabled: bool,
+    pub stream_view_type: Option<StreamViewType>,
+}
+
+impl StreamSpecification {
+    pub fn enabled(view_type: StreamViewType) -> Self {
+        StreamSpecification {
+            stream_enabled: true,
+            stream_view_type: Some(view_type),
+        }
+    }
+    pub fn disabled() -> Self {
+        StreamSpecification {
+            stream_enabled: false,
+            stream_view_type: None,
+        }
+    }
+}
+
+/// Capacity consumed by one table or index.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Capacity {
+    pub capacity_units: Option<f64>,
+    pub read_capacity_units: Option<f64>,
+    pub write_capacity_units: Option<f64>,
+}
+
+/// The capacity a request consumed, as `ReturnConsumedCapacity` reports it.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ConsumedCapacity {
+    pub table_name: Option<String>,
+    pub capacity_units: Option<f64>,
+    pub read_capacity_units: Option<f64>,
+    pub write_capacity_units: Option<f64>,
+    /// Filled for `INDEXES` only.
+    pub table: Option<Capacity>,
+    pub local_secondary_indexes: Option<BTreeMap<String, Capacity>>,
+    pub global_secondary_indexes: Option<BTreeMap<String, Capacity>>,
+}
+
+impl ConsumedCapacity {
+    pub fn capacity_units(&self) -> Option<f64> {
+        self.capacity_units
+    }
+    pub fn table_name(&self) -> Option<&str> {
+        self.table_name.as_deref()
+    }
+}
+
+/// Billing mode as DescribeTable reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BillingModeSummary {
+    pub billing_mode: BillingMode,
+}
+
+/// Provisioned throughput as DescribeTable reports it (0/0 for on-demand tables).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct ProvisionedThroughputDescription {
+    pub read_capacity_units: i64,
+    pub write_capacity_units: i64,
+    pub number_of_decreases_today: i64,
+}
+
+/// A global secondary index as DescribeTable reports it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GlobalSecondaryIndexDescription {
+    pub index_name: String,
+    pub key_schema: Vec<KeySchemaElement>,
+    pub projection: Projection,
+    pub index_status: IndexStatus,
+    /// `Some(true)` while an index added to an existing table is being backfilled.
+    pub backfilling: Option<bool>,
+    pub provisioned_throughput: ProvisionedThroughputDescription,
+    pub item_count: i64,
+    pub index_size_bytes: i64,
+}
+
+/// A local secondary index as DescribeTable reports it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LocalSecondaryIndexDescription {
+    pub index_name: String,
+    pub key_schema: Vec<KeySchemaElement>,
+    pub projection: Projection,
+    pub item_count: i64,
+    pub index_size_bytes: i64,
+}
+
+/// Everything DescribeTable tells about a table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableDescription {
+    pub table_name: String,
+    pub table_arn: String,
+    pub table_status: TableStatus,
+    pub key_schema: Vec<KeySchemaElement>,
+    pub attribute_definitions: Vec<AttributeDefinition>,
+    pub billing_mode_summary: BillingModeSummary,
+    pub provisioned_throughput: ProvisionedThroughputDescription,
+    pub global_secondary_indexes: Vec<GlobalSecondaryIndexDescription>,
+    pub local_secondary_indexes: Vec<LocalSecondaryIndexDescription>,
+    pub stream_specification: Option<StreamSpecification>,
+    pub latest_stream_arn: Option<String>,
+    pub latest_stream_label: Option<String>,
+    /// Simulated milliseconds since the world's epoch.
+    pub creation_date_time_ms: u64,
+    pub item_count: i64,
+    pub table_size_bytes: i64,
+}
+
+impl TableDescription {
+    pub fn table_name(&self) -> &str {
+        &self.table_name
+    }
+    pub fn table_status(&self) -> TableStatus {
+        self.table_status
+    }
+    pub fn key_schema(&self) -> &[KeySchemaElement] {
+        &self.key_schema
+    }
+    pub fn item_count(&self) -> i64 {
+        self.item_count
+    }
+}
+
+/// A key: attribute name → value (the key attributes of a table, or of an index and table).
+pub type Key = Item;
+
+pub use crate::ops::batch_get_item::KeysAndAttributes;
+pub use crate::ops::batch_write_item::{DeleteRequest, PutRequest, WriteRequest};
+pub use crate::ops::transact_get_items::{Get, ItemResponse, TransactGetItem};
+pub use crate::ops::transact_write_items::{
+    ConditionCheck, Delete, Put, TransactWriteItem, Update,
+};
+
+impl From<ScalarAttributeType> for crate::expr::ScalarType {
+    fn from(t: ScalarAttributeType) -> Self {
+        match t {
+            ScalarAttributeType::S => crate::expr::ScalarType::S,
+            ScalarAttributeType::N => crate::expr::ScalarType::N,
+            ScalarAttributeType::B => crate::expr::ScalarType::B,
+        }
+    }
+}

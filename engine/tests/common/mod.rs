@@ -1,0 +1,72 @@
+//! Helpers for the scenario tests: a world with one table, short key builders.
+#![allow(dead_code)]
+
+use engine::types::{
+    AttributeDefinition, BillingMode, KeySchemaElement, KeyType, ProvisionedThroughput,
+    ScalarAttributeType,
+};
+use engine::{AttributeValue, Client, Item, World};
+
+pub fn s(v: &str) -> AttributeValue {
+    AttributeValue::S(v.to_string())
+}
+
+pub fn n(v: &str) -> AttributeValue {
+    AttributeValue::N(v.to_string())
+}
+
+/// A world (seed 1) with an on-demand table `app` keyed by `PK` (S) and `SK` (S).
+pub fn app() -> (World, Client) {
+    let world = World::new(1);
+    let client = world.client();
+    client
+        .create_table()
+        .table_name("app")
+        .attribute_definitions(AttributeDefinition::new("PK", ScalarAttributeType::S))
+        .attribute_definitions(AttributeDefinition::new("SK", ScalarAttributeType::S))
+        .key_schema(KeySchemaElement::new("PK", KeyType::Hash))
+        .key_schema(KeySchemaElement::new("SK", KeyType::Range))
+        .billing_mode(BillingMode::PayPerRequest)
+        .send()
+        .unwrap();
+    (world, client)
+}
+
+/// A provisioned table `t` keyed by `id` of type `key_type`, with no sort key.
+pub fn hash_only(client: &Client, name: &str, key_type: ScalarAttributeType) {
+    client
+        .create_table()
+        .table_name(name)
+        .attribute_definitions(AttributeDefinition::new("id", key_type))
+        .key_schema(KeySchemaElement::new("id", KeyType::Hash))
+        .provisioned_throughput(ProvisionedThroughput::new(100, 100))
+        .send()
+        .unwrap();
+}
+
+pub fn put(client: &Client, item: Item) {
+    client
+        .put_item()
+        .table_name("app")
+        .set_item(Some(item))
+        .send()
+        .unwrap();
+}
+
+/// A strongly consistent read of `app` by PK/SK.
+pub fn get(client: &Client, pk: &str, sk: &str) -> Option<Item> {
+    client
+        .get_item()
+        .table_name("app")
+        .key("PK", s(pk))
+        .key("SK", s(sk))
+        .consistent_read(true)
+        .send()
+        .unwrap()
+        .item
+}
+
+/// The message of an error result.
+pub fn message<T: std::fmt::Debug>(r: engine::Result<T>) -> String {
+    r.expect_err("expected an error").message().to_string()
+}
