@@ -61,7 +61,10 @@ pub enum Error {
     /// A transaction was cancelled; `cancellation_reasons` has one entry per action, in
     /// order. Nothing was written. Retry only if the reasons are transient (conflict,
     /// throughput); SDKs do not retry it automatically.
-    TransactionCanceled { message: String, cancellation_reasons: Vec<CancellationReason> },
+    TransactionCanceled {
+        message: String,
+        cancellation_reasons: Vec<CancellationReason>,
+    },
     /// A single-item write hit an item locked by a transaction in flight. Retryable.
     TransactionConflict { message: String },
     /// A transaction with the same `ClientRequestToken` is still running. Retryable.
@@ -84,11 +87,15 @@ pub enum Error {
 
 impl Error {
     pub fn validation(message: impl Into<String>) -> Error {
-        Error::Validation { message: message.into() }
+        Error::Validation {
+            message: message.into(),
+        }
     }
 
     pub fn resource_not_found(message: impl Into<String>) -> Error {
-        Error::ResourceNotFound { message: message.into() }
+        Error::ResourceNotFound {
+            message: message.into(),
+        }
     }
 
     /// The exception's name as DynamoDB spells it (`ValidationException`, …).
@@ -153,13 +160,19 @@ impl Error {
 
     /// Whether this is a throttling error (provisioned or on-demand).
     pub fn is_throttling(&self) -> bool {
-        matches!(self, Error::ProvisionedThroughputExceeded { .. } | Error::Throttling { .. })
+        matches!(
+            self,
+            Error::ProvisionedThroughputExceeded { .. } | Error::Throttling { .. }
+        )
     }
 
     /// The cancellation reasons of a cancelled transaction (empty for other errors).
     pub fn cancellation_reasons(&self) -> &[CancellationReason] {
         match self {
-            Error::TransactionCanceled { cancellation_reasons, .. } => cancellation_reasons,
+            Error::TransactionCanceled {
+                cancellation_reasons,
+                ..
+            } => cancellation_reasons,
             _ => &[],
         }
     }

@@ -102,8 +102,9 @@ impl BatchGetItemFluentBuilder {
     value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
 
     pub fn send(self) -> Result<BatchGetItemOutput> {
-        let mut state = self.client.world().lock();
-        execute(&mut state, &self.input)
+        self.client
+            .world()
+            .run("BatchGetItem", |state| execute(state, &self.input))
     }
 }
 

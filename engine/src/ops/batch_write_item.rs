@@ -90,8 +90,9 @@ impl BatchWriteItemFluentBuilder {
     value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
 
     pub fn send(self) -> Result<BatchWriteItemOutput> {
-        let mut state = self.client.world().lock();
-        execute(&mut state, &self.input)
+        self.client
+            .world()
+            .run("BatchWriteItem", |state| execute(state, &self.input))
     }
 }
 

@@ -97,8 +97,9 @@ impl CreateTableFluentBuilder {
     }
 
     pub fn send(self) -> Result<CreateTableOutput> {
-        let mut state = self.client.world().lock();
-        execute(&mut state, &self.input)
+        self.client
+            .world()
+            .run("CreateTable", |state| execute(state, &self.input))
     }
 }
 

@@ -78,8 +78,9 @@ impl DeleteItemFluentBuilder {
     value_setter!(return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure);
 
     pub fn send(self) -> Result<DeleteItemOutput> {
-        let mut state = self.client.world().lock();
-        execute(&mut state, &self.input)
+        self.client
+            .world()
+            .run("DeleteItem", |state| execute(state, &self.input))
     }
 }
 

@@ -46,8 +46,9 @@ impl DeleteTableFluentBuilder {
     string_setter!(table_name);
 
     pub fn send(self) -> Result<DeleteTableOutput> {
-        let mut state = self.client.world().lock();
-        execute(&mut state, &self.input)
+        self.client
+            .world()
+            .run("DeleteTable", |state| execute(state, &self.input))
     }
 }
 

@@ -46,8 +46,9 @@ impl DescribeTableFluentBuilder {
     string_setter!(table_name);
 
     pub fn send(self) -> Result<DescribeTableOutput> {
-        let state = self.client.world().lock();
-        execute(&state, &self.input)
+        self.client
+            .world()
+            .run("DescribeTable", |state| execute(state, &self.input))
     }
 }
 

@@ -72,8 +72,9 @@ impl GetItemFluentBuilder {
     value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
 
     pub fn send(self) -> Result<GetItemOutput> {
-        let mut state = self.client.world().lock();
-        execute(&mut state, &self.input)
+        self.client
+            .world()
+            .run("GetItem", |state| execute(state, &self.input))
     }
 }
 

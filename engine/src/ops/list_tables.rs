@@ -47,8 +47,9 @@ impl ListTablesFluentBuilder {
     value_setter!(limit: i32);
 
     pub fn send(self) -> Result<ListTablesOutput> {
-        let state = self.client.world().lock();
-        execute(&state, &self.input)
+        self.client
+            .world()
+            .run("ListTables", |state| execute(state, &self.input))
     }
 }
 

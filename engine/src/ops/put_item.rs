@@ -85,8 +85,9 @@ impl PutItemFluentBuilder {
     }
 
     pub fn send(self) -> Result<PutItemOutput> {
-        let mut state = self.client.world().lock();
-        execute(&mut state, &self.input)
+        self.client
+            .world()
+            .run("PutItem", |state| execute(state, &self.input))
     }
 }
 

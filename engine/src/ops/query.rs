@@ -109,8 +109,9 @@ impl QueryFluentBuilder {
     value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
 
     pub fn send(self) -> Result<QueryOutput> {
-        let mut state = self.client.world().lock();
-        execute(&mut state, &self.input)
+        self.client
+            .world()
+            .run("Query", |state| execute(state, &self.input))
     }
 }
 

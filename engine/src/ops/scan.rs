@@ -105,8 +105,9 @@ impl ScanFluentBuilder {
     value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
 
     pub fn send(self) -> Result<ScanOutput> {
-        let mut state = self.client.world().lock();
-        execute(&mut state, &self.input)
+        self.client
+            .world()
+            .run("Scan", |state| execute(state, &self.input))
     }
 }
 

@@ -102,8 +102,9 @@ impl TransactGetItemsFluentBuilder {
     value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
 
     pub fn send(self) -> Result<TransactGetItemsOutput> {
-        let mut state = self.client.world().lock();
-        execute(&mut state, &self.input)
+        self.client
+            .world()
+            .run("TransactGetItems", |state| execute(state, &self.input))
     }
 }
 

@@ -139,8 +139,9 @@ impl TransactWriteItemsFluentBuilder {
     value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
 
     pub fn send(self) -> Result<TransactWriteItemsOutput> {
-        let mut state = self.client.world().lock();
-        execute(&mut state, &self.input)
+        self.client
+            .world()
+            .run("TransactWriteItems", |state| execute(state, &self.input))
     }
 }
 

@@ -89,8 +89,9 @@ impl UpdateItemFluentBuilder {
     value_setter!(return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure);
 
     pub fn send(self) -> Result<UpdateItemOutput> {
-        let mut state = self.client.world().lock();
-        execute(&mut state, &self.input)
+        self.client
+            .world()
+            .run("UpdateItem", |state| execute(state, &self.input))
     }
 }
 

@@ -80,6 +80,12 @@ impl State {
         }
     }
 
+    /// Starts the record of a request (see the request log).
+    pub fn begin_request(&mut self, _operation: &'static str) {}
+
+    /// Completes the record of the current request with its outcome.
+    pub fn finish_request(&mut self, _error: Option<&crate::Error>) {}
+
     /// Takes `units` of write capacity from the partition of `hash` in `table`, or fails with
     /// the throttling error the table's billing mode calls for. (Capacity enforcement
     /// arrives with the capacity model; until then every request is admitted.)
@@ -189,6 +195,20 @@ impl World {
     /// The configuration this world runs with.
     pub fn config(&self) -> WorldConfig {
         self.lock().config.clone()
+    }
+
+    /// Runs one request against the state, under the lock, and records it in the request
+    /// log.
+    pub(crate) fn run<T>(
+        &self,
+        operation: &'static str,
+        f: impl FnOnce(&mut State) -> crate::Result<T>,
+    ) -> crate::Result<T> {
+        let mut state = self.lock();
+        state.begin_request(operation);
+        let result = f(&mut state);
+        state.finish_request(result.as_ref().err());
+        result
     }
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
