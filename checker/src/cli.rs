@@ -121,7 +121,10 @@ pub fn main() -> i32 {
     match crate::commands::dispatch(args) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("{} {e:#}", colored::Colorize::bold(colored::Colorize::red("error:")));
+            eprintln!(
+                "{} {e:#}",
+                colored::Colorize::bold(colored::Colorize::red("error:"))
+            );
             2
         }
     }

@@ -76,7 +76,11 @@ fn list(cx: &Context) -> Result<i32> {
         } else {
             "· to do  ".dimmed()
         };
-        let here = if k.name == current { "  ← current" } else { "" };
+        let here = if k.name == current {
+            "  ← current"
+        } else {
+            ""
+        };
         println!(
             "{mark} {:>2}. {:<24} {:<9} {}{here}",
             i + 1,
@@ -100,7 +104,11 @@ fn stderr_progress() -> impl FnMut(Progress) {
             Progress::Running => String::new(),
         };
         let mut err = std::io::stderr();
-        let _ = write!(err, "\r\x1b[2K{}", line.chars().take(100).collect::<String>());
+        let _ = write!(
+            err,
+            "\r\x1b[2K{}",
+            line.chars().take(100).collect::<String>()
+        );
         let _ = err.flush();
     }
 }
@@ -141,7 +149,12 @@ fn hint(cx: &mut Context, name: Option<&str>) -> Result<i32> {
         println!("`{}` has no hints", kata.name);
         return Ok(0);
     }
-    let seen = cx.state.state.hints_seen.entry(kata.name.clone()).or_insert(0);
+    let seen = cx
+        .state
+        .state
+        .hints_seen
+        .entry(kata.name.clone())
+        .or_insert(0);
     let already_all = *seen as usize >= kata.hints.len();
     if !already_all {
         *seen += 1;
@@ -151,7 +164,9 @@ fn hint(cx: &mut Context, name: Option<&str>) -> Result<i32> {
     for (i, h) in kata.hints.iter().take(seen).enumerate() {
         println!(
             "{} {h}\n",
-            format!("hint {}/{}:", i + 1, kata.hints.len()).cyan().bold()
+            format!("hint {}/{}:", i + 1, kata.hints.len())
+                .cyan()
+                .bold()
         );
     }
     if already_all {
@@ -165,10 +180,18 @@ fn verify(cx: &mut Context) -> Result<i32> {
     let total = katas.len();
     let mut failed = Vec::new();
     for (i, k) in katas.iter().enumerate() {
-        eprint!("\r\x1b[2K{} {}/{total} {}", bar(i, total, 30), i + 1, k.name);
+        eprint!(
+            "\r\x1b[2K{} {}/{total} {}",
+            bar(i, total, 30),
+            i + 1,
+            k.name
+        );
         let r = check_and_record(cx, k)?;
         if !r.passed() {
-            let first = report::verdict_lines(k, &r).into_iter().next().unwrap_or_default();
+            let first = report::verdict_lines(k, &r)
+                .into_iter()
+                .next()
+                .unwrap_or_default();
             failed.push((k.name.clone(), first));
         }
     }
@@ -178,7 +201,11 @@ fn verify(cx: &mut Context) -> Result<i32> {
         (total - failed.len()).to_string().bold()
     );
     for (name, why) in &failed {
-        println!("  {} {name}: {}", "✗".red(), report::strip_ansi(why).trim_start_matches("✗ "));
+        println!(
+            "  {} {name}: {}",
+            "✗".red(),
+            report::strip_ansi(why).trim_start_matches("✗ ")
+        );
     }
     Ok(if failed.is_empty() { 0 } else { 1 })
 }
@@ -192,7 +219,11 @@ fn bar(done: usize, total: usize, width: usize) -> String {
 pub fn reset_kata(root: &Path, kata: &Kata) -> Result<()> {
     let starter = root.join(kata.starter());
     if !starter.is_dir() {
-        bail!("the starter of `{}` is missing ({})", kata.name, starter.display());
+        bail!(
+            "the starter of `{}` is missing ({})",
+            kata.name,
+            starter.display()
+        );
     }
     let src = root.join(kata.src_dir());
     let _ = std::fs::remove_dir_all(&src);
@@ -209,7 +240,10 @@ fn solution(cx: &Context, name: &str, force: bool) -> Result<i32> {
     let path = cx.root.join(kata.reference());
     let text = std::fs::read_to_string(&path)
         .with_context(|| format!("cannot read {}", path.display()))?;
-    println!("{}\n", format!("// {}", kata.reference().display()).dimmed());
+    println!(
+        "{}\n",
+        format!("// {}", kata.reference().display()).dimmed()
+    );
     print!("{text}");
     Ok(0)
 }

@@ -318,7 +318,11 @@ must_fail = ["big"]
         let m = Manifest::parse(SAMPLE).unwrap();
         let err = m.kata("hot-key-shardin").unwrap_err().to_string();
         assert!(err.contains("did you mean `hot-key-sharding`"), "{err}");
-        assert!(m.kata("zzz").unwrap_err().to_string().contains("katas list"));
+        assert!(m
+            .kata("zzz")
+            .unwrap_err()
+            .to_string()
+            .contains("katas list"));
     }
 
     #[test]

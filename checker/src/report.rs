@@ -46,11 +46,18 @@ pub fn verdict_lines(kata: &Kata, r: &CheckResult) -> Vec<String> {
                 }
             }
             if errors.len() > 1 {
-                out.push(format!("… and {} more error(s)", errors.len() - 1).dimmed().to_string());
+                out.push(
+                    format!("… and {} more error(s)", errors.len() - 1)
+                        .dimmed()
+                        .to_string(),
+                );
             }
         }
         Verdict::BuildFailed { detail } => {
-            out.push(format!("{} cargo could not build the kata", "✗".red().bold()));
+            out.push(format!(
+                "{} cargo could not build the kata",
+                "✗".red().bold()
+            ));
             out.push(detail.clone());
         }
         Verdict::TimedOut { secs, test } => {
@@ -148,7 +155,11 @@ pub fn test_lines(kata: &Kata, t: &TestResult) -> Vec<String> {
     if !t.output.trim().is_empty() {
         out.push(String::new());
         out.push("  its output:".dimmed().to_string());
-        out.extend(tail(&t.output, OUTPUT_LINES).into_iter().map(|l| format!("  {l}")));
+        out.extend(
+            tail(&t.output, OUTPUT_LINES)
+                .into_iter()
+                .map(|l| format!("  {l}")),
+        );
     }
     if let Some(h) = kata.test_hints.get(&t.name) {
         out.push(String::new());

@@ -60,7 +60,9 @@ impl StateFile {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => (State::default(), None),
             Err(e) => (
                 State::default(),
-                Some(format!("could not read {STATE_FILE} ({e}); starting from a fresh state")),
+                Some(format!(
+                    "could not read {STATE_FILE} ({e}); starting from a fresh state"
+                )),
             ),
             Ok(text) => match serde_json::from_str::<State>(&text) {
                 Ok(s) => (s, None),
@@ -129,7 +131,13 @@ mod tests {
                 "[[katas]]\nname = \"{n}\"\ntitle = \"t\"\ntrack = \"build-it\"\nlesson = \"l\"\n"
             )
         };
-        Manifest::parse(&format!("version = 1\n{}{}{}", kata("a"), kata("b"), kata("c"))).unwrap()
+        Manifest::parse(&format!(
+            "version = 1\n{}{}{}",
+            kata("a"),
+            kata("b"),
+            kata("c")
+        ))
+        .unwrap()
     }
 
     fn temp_dir(tag: &str) -> PathBuf {

@@ -179,7 +179,9 @@ fn diagnostic(msg: &Value, kata_folder: &Path) -> Option<Diagnostic> {
             .find(|sp| sp["is_primary"].as_bool() == Some(true))
             .or(s.first())
     });
-    let file = primary.and_then(|p| p["file_name"].as_str()).map(String::from);
+    let file = primary
+        .and_then(|p| p["file_name"].as_str())
+        .map(String::from);
     let line = primary.and_then(|p| p["line_start"].as_u64());
     let in_kata = file
         .as_deref()

@@ -76,18 +76,30 @@ impl Collector {
             Some("plan") => {
                 self.plan = ev["tests"]
                     .as_array()
-                    .map(|a| a.iter().filter_map(|t| t.as_str().map(String::from)).collect())
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|t| t.as_str().map(String::from))
+                            .collect()
+                    })
                     .unwrap_or_default();
             }
             Some("start") => {
-                self.current = Some((text("test").unwrap_or_default(), ev["seed"].as_u64(), String::new()));
+                self.current = Some((
+                    text("test").unwrap_or_default(),
+                    ev["seed"].as_u64(),
+                    String::new(),
+                ));
             }
             Some("result") => {
                 let (_, _, output) = self.current.take().unwrap_or_default();
                 let passed = ev["passed"].as_bool() == Some(true);
                 self.results.push(TestResult {
                     name: text("test").unwrap_or_default(),
-                    status: if passed { TestStatus::Passed } else { TestStatus::Failed },
+                    status: if passed {
+                        TestStatus::Passed
+                    } else {
+                        TestStatus::Failed
+                    },
                     message: text("message"),
                     expected: text("expected"),
                     actual: text("actual"),

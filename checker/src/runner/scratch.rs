@@ -65,7 +65,45 @@ pub fn prepare(
     copy_dir(&hidden_src, &hidden_dest, &|p| {
         p.file_name() != Some("target".as_ref())
     })?;
+    let tag = scratch_tag(dest);
+    patch_package(&kata_dest.join("Cargo.toml"), |pkg| {
+        pkg.insert("version".into(), format!("0.0.0-scratch.{tag}").into());
+    })?;
+    patch_package(&hidden_dest.join("Cargo.toml"), |pkg| {
+        let name = pkg.get("name").and_then(|n| n.as_str()).unwrap_or("hidden");
+        let name = format!("{name}-{tag}");
+        pkg.insert("name".into(), name.into());
+    })?;
     Ok(dest.to_path_buf())
+}
+
+/// Cargo hashes workspace members by their path *relative to the workspace root*, so every
+/// scratch workspace (and the learner's own) would share build units in a shared target dir:
+/// a stale or foreign build could be taken as fresh, and parallel checks would overwrite one
+/// uplifted test binary. A per-scratch-dir version of the kata crate and name of the hidden
+/// crate keep their units and binaries apart while the engine, test kit and registry crates
+/// stay shared.
+fn scratch_tag(dest: &Path) -> String {
+    let h = dest
+        .to_string_lossy()
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+    format!("{:012x}", h & 0xffff_ffff_ffff)
+}
+
+fn patch_package(manifest: &Path, edit: impl FnOnce(&mut toml::Table)) -> Result<()> {
+    let text = std::fs::read_to_string(manifest)
+        .with_context(|| format!("cannot read {}", manifest.display()))?;
+    let mut doc: toml::Table = toml::from_str(&text)?;
+    let pkg = doc
+        .get_mut("package")
+        .and_then(|p| p.as_table_mut())
+        .with_context(|| format!("{} has no [package]", manifest.display()))?;
+    edit(pkg);
+    std::fs::write(manifest, toml::to_string(&doc)?)?;
+    Ok(())
 }
 
 /// The repo's root manifest with `members` replaced and dependency paths made absolute.

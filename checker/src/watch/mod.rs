@@ -97,15 +97,18 @@ pub mod texts {
     /// Shown when the file watcher cannot start.
     pub const WATCHER_FAILED: &str = "file watching does not work here";
     /// How to work without a watcher.
-    pub const SUGGEST_MANUAL: &str = "restart with `cargo katas --manual-run` and press r to check after each save";
+    pub const SUGGEST_MANUAL: &str =
+        "restart with `cargo katas --manual-run` and press r to check after each save";
     /// Before `n` is allowed.
     pub const PASS_FIRST: &str = "pass this kata first (or press l to pick another)";
     /// Asked before a reset.
-    pub const CONFIRM_RESET: &str = "reset this kata to its starter? your changes are lost (y = yes, any other key = no)";
+    pub const CONFIRM_RESET: &str =
+        "reset this kata to its starter? your changes are lost (y = yes, any other key = no)";
     /// After a reset was declined.
     pub const RESET_CANCELLED: &str = "reset cancelled";
     /// When every hint is out.
-    pub const NO_MORE_HINTS: &str = "that was the last hint; the lesson (o) and the failing test's hint may help";
+    pub const NO_MORE_HINTS: &str =
+        "that was the last hint; the lesson (o) and the failing test's hint may help";
 }
 
 /// Watch mode's state.

@@ -9,7 +9,10 @@ use crate::report;
 const KEYS: &str = "h hint · l list · n next · r re-run · x reset · o lesson · ? help · q quit";
 
 const HELP: &[(&str, &str)] = &[
-    ("h", "show the next hint level (a nudge, the concept, nearly the answer)"),
+    (
+        "h",
+        "show the next hint level (a nudge, the concept, nearly the answer)",
+    ),
     ("l", "list every kata; ↑/↓ (or j/k) and Enter to switch"),
     ("n", "go to the next unsolved kata (once this one passes)"),
     ("r", "check again now"),
@@ -42,7 +45,10 @@ pub(super) fn render(app: &App, width: usize) -> Vec<String> {
                     .to_string(),
             );
             out.push(String::new());
-            out.push("`cargo katas list` shows them all; `cargo katas quiz` tests what you learned.".into());
+            out.push(
+                "`cargo katas list` shows them all; `cargo katas quiz` tests what you learned."
+                    .into(),
+            );
             out.push(String::new());
             out.push("q quit".dimmed().to_string());
         }
@@ -95,7 +101,11 @@ fn kata_screen(app: &App, out: &mut Vec<String>) {
         } else {
             format!("checking {running}")
         };
-        let queued = if app.pending { " (another check queued)" } else { "" };
+        let queued = if app.pending {
+            " (another check queued)"
+        } else {
+            ""
+        };
         out.push(format!("{spin} {what}…{queued}").cyan().to_string());
         if let Some(p) = &app.progress {
             out.push(format!("  {p}").dimmed().to_string());
@@ -119,7 +129,13 @@ fn kata_screen(app: &App, out: &mut Vec<String>) {
         None => {}
     }
 
-    let seen = app.state.state.hints_seen.get(&k.name).copied().unwrap_or(0) as usize;
+    let seen = app
+        .state
+        .state
+        .hints_seen
+        .get(&k.name)
+        .copied()
+        .unwrap_or(0) as usize;
     if seen > 0 {
         out.push(String::new());
         for (i, hint) in k.hints.iter().take(seen).enumerate() {
@@ -139,7 +155,11 @@ fn kata_screen(app: &App, out: &mut Vec<String>) {
 }
 
 fn list_screen(app: &App, out: &mut Vec<String>) {
-    out.push("every kata (↑/↓ or j/k, Enter to switch, any other key to go back):".bold().to_string());
+    out.push(
+        "every kata (↑/↓ or j/k, Enter to switch, any other key to go back):"
+            .bold()
+            .to_string(),
+    );
     let current = app.state.state.current.as_deref().unwrap_or_default();
     for (i, k) in app.manifest.katas.iter().enumerate() {
         let done = if app.state.state.passed.contains(&k.name) {

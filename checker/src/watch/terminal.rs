@@ -75,12 +75,20 @@ impl Ports for RealPorts {
 
 fn enter_terminal() -> Result<()> {
     terminal::enable_raw_mode()?;
-    execute!(std::io::stdout(), terminal::EnterAlternateScreen, cursor::Hide)?;
+    execute!(
+        std::io::stdout(),
+        terminal::EnterAlternateScreen,
+        cursor::Hide
+    )?;
     Ok(())
 }
 
 fn leave_terminal() -> Result<()> {
-    execute!(std::io::stdout(), cursor::Show, terminal::LeaveAlternateScreen)?;
+    execute!(
+        std::io::stdout(),
+        cursor::Show,
+        terminal::LeaveAlternateScreen
+    )?;
     terminal::disable_raw_mode()?;
     Ok(())
 }

@@ -1,1 +1,332 @@
+//! Watch mode driven by injected events: no terminal, no file watcher, no cargo.
 
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Sender};
+use std::time::Duration;
+
+use super::*;
+use crate::report::strip_ansi;
+use crate::runner::{TestResult, TestStatus, Verdict};
+
+const MANIFEST: &str = r#"
+version = 1
+[[katas]]
+name = "alpha"
+title = "First"
+track = "model-it"
+lesson = "01-foundations#hot-keys"
+hints = ["nudge", "concept", "nearly"]
+[katas.test_hints]
+t = "look at the partition key"
+[[katas]]
+name = "beta"
+title = "Second"
+track = "build-it"
+lesson = "02-writes"
+hints = ["b1"]
+"#;
+
+fn temp_root(tag: &str) -> PathBuf {
+    let root = std::env::temp_dir().join(format!("katas-watch-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    for k in ["alpha", "beta"] {
+        std::fs::create_dir_all(root.join("exercises").join(k).join("src")).unwrap();
+        std::fs::create_dir_all(root.join("checker/starters").join(k)).unwrap();
+        std::fs::write(
+            root.join("checker/starters").join(k).join("lib.rs"),
+            "// TODO starter\n",
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("exercises").join(k).join("src/lib.rs"),
+            "// TODO starter\n",
+        )
+        .unwrap();
+    }
+    std::fs::write(root.join("checker/curriculum.toml"), MANIFEST).unwrap();
+    root
+}
+
+fn app(tag: &str) -> App {
+    colored::control::set_override(false);
+    let root = temp_root(tag);
+    app_at(root)
+}
+
+fn app_at(root: PathBuf) -> App {
+    let manifest = Manifest::load(&root).unwrap();
+    let state = StateFile::load(&root, &manifest);
+    App::new(root, manifest, state, false)
+}
+
+fn result(kata: &str, passed: bool) -> Result<CheckResult, String> {
+    Ok(CheckResult {
+        kata: kata.into(),
+        verdict: if passed {
+            Verdict::Passed
+        } else {
+            Verdict::Failed
+        },
+        tests: vec![TestResult {
+            name: "t".into(),
+            status: if passed {
+                TestStatus::Passed
+            } else {
+                TestStatus::Failed
+            },
+            message: (!passed).then(|| "partition 3 was throttled".into()),
+            expected: (!passed).then(|| "1\n2\n".into()),
+            actual: (!passed).then(|| "1\n3\n".into()),
+            seed: None,
+            location: None,
+            output: String::new(),
+            points: 1,
+        }],
+        output: String::new(),
+        output_truncated: false,
+        warnings: Vec::new(),
+        build_time: Duration::ZERO,
+        run_time: Duration::ZERO,
+    })
+}
+
+fn screen(app: &App) -> String {
+    strip_ansi(&app.render(100).join("\n"))
+}
+
+fn save(app: &App, kata: &str) -> Event {
+    Event::Save(app.root.join("exercises").join(kata).join("src/lib.rs"))
+}
+
+fn check(kata: &str) -> Vec<Effect> {
+    vec![Effect::StartCheck(kata.into())]
+}
+
+#[test]
+fn opens_at_the_current_kata_and_checks_it() {
+    let mut a = app("open");
+    assert_eq!(a.start(), check("alpha"));
+    assert!(screen(&a).contains("checking alpha"));
+    assert!(screen(&a).contains("1. alpha — First (Model it)"));
+    assert!(screen(&a).contains("lesson: 01-foundations#hot-keys"));
+}
+
+#[test]
+fn a_save_checks_and_other_files_are_ignored() {
+    let mut a = app("save");
+    a.start();
+    a.handle(Event::CheckDone("alpha".into(), result("alpha", false)));
+    assert_eq!(a.handle(save(&a, "alpha")), check("alpha"));
+    a.handle(Event::CheckDone("alpha".into(), result("alpha", false)));
+    assert!(a.handle(save(&a, "beta")).is_empty(), "another kata's file");
+    let readme = a.root.join("exercises/alpha/README.md");
+    assert!(
+        a.handle(Event::Save(readme)).is_empty(),
+        "not a Rust source"
+    );
+    let s = screen(&a);
+    assert!(s.contains("failing test: t"), "{s}");
+    assert!(s.contains("partition 3 was throttled"), "{s}");
+    assert!(s.contains("- 2") && s.contains("+ 3"), "{s}");
+    assert!(s.contains("hint: look at the partition key"), "{s}");
+}
+
+#[test]
+fn saves_during_a_check_are_queued_and_coalesced() {
+    let mut a = app("queue");
+    a.start();
+    assert!(a.handle(save(&a, "alpha")).is_empty());
+    assert!(a.handle(save(&a, "alpha")).is_empty());
+    assert!(a.pending);
+    assert!(screen(&a).contains("another check queued"));
+    // The first check ends: exactly one more starts for the queued saves.
+    assert_eq!(
+        a.handle(Event::CheckDone("alpha".into(), result("alpha", false))),
+        check("alpha")
+    );
+    assert!(!a.pending);
+    assert!(a
+        .handle(Event::CheckDone("alpha".into(), result("alpha", true)))
+        .is_empty());
+}
+
+#[test]
+fn pass_then_n_moves_to_the_next_kata() {
+    let mut a = app("next");
+    a.start();
+    a.handle(Event::CheckDone("alpha".into(), result("alpha", false)));
+    assert!(a.handle(Event::Key(Key::Char('n'))).is_empty());
+    assert!(screen(&a).contains(texts::PASS_FIRST));
+    a.handle(Event::Key(Key::Char('r')));
+    a.handle(Event::CheckDone("alpha".into(), result("alpha", true)));
+    assert!(screen(&a).contains("press n for the next kata"));
+    assert!(screen(&a).contains("1/2 katas"));
+    assert_eq!(a.handle(Event::Key(Key::Char('n'))), check("beta"));
+    assert_eq!(a.kata().name, "beta");
+    // Progress is on disk.
+    let again = app_at(a.root.clone());
+    assert_eq!(again.kata().name, "beta");
+    assert!(again.state.state.passed.contains("alpha"));
+}
+
+#[test]
+fn hint_levels_come_one_at_a_time_and_are_kept() {
+    let mut a = app("hints");
+    a.start();
+    a.handle(Event::Key(Key::Char('h')));
+    assert!(screen(&a).contains("hint 1/3: nudge"));
+    assert!(!screen(&a).contains("hint 2/3"));
+    a.handle(Event::Key(Key::Char('h')));
+    a.handle(Event::Key(Key::Char('h')));
+    a.handle(Event::Key(Key::Char('h')));
+    let s = screen(&a);
+    assert!(s.contains("hint 3/3: nearly"), "{s}");
+    assert!(s.contains(texts::NO_MORE_HINTS), "{s}");
+    assert_eq!(app_at(a.root.clone()).state.state.hints_seen["alpha"], 3);
+}
+
+#[test]
+fn reset_asks_first() {
+    let mut a = app("reset");
+    a.start();
+    a.handle(Event::CheckDone("alpha".into(), result("alpha", false)));
+    let lib = a.root.join("exercises/alpha/src/lib.rs");
+    std::fs::write(&lib, "my work").unwrap();
+    a.handle(Event::Key(Key::Char('x')));
+    assert!(screen(&a).contains(texts::CONFIRM_RESET));
+    assert!(a.handle(Event::Key(Key::Char('n'))).is_empty());
+    assert!(screen(&a).contains(texts::RESET_CANCELLED));
+    assert_eq!(std::fs::read_to_string(&lib).unwrap(), "my work");
+    a.handle(Event::Key(Key::Char('x')));
+    assert_eq!(a.handle(Event::Key(Key::Char('y'))), check("alpha"));
+    assert_eq!(std::fs::read_to_string(&lib).unwrap(), "// TODO starter\n");
+}
+
+#[test]
+fn a_corrupt_state_file_is_rebuilt_and_said_so() {
+    let root = temp_root("corrupt");
+    std::fs::write(root.join(".katas-state.json"), "[1, 2").unwrap();
+    colored::control::set_override(false);
+    let mut a = app_at(root);
+    assert_eq!(a.start(), check("alpha"));
+    assert!(screen(&a).contains("was corrupt"), "{}", screen(&a));
+}
+
+#[test]
+fn the_last_pass_rechecks_everything_before_the_finish() {
+    let mut a = app("finish");
+    a.start();
+    a.handle(Event::CheckDone("alpha".into(), result("alpha", true)));
+    a.handle(Event::Key(Key::Char('n')));
+    assert_eq!(
+        a.handle(Event::CheckDone("beta".into(), result("beta", true))),
+        vec![Effect::StartVerify]
+    );
+    assert!(screen(&a).contains("re-checking every kata"));
+    a.handle(Event::VerifyDone(vec![
+        ("alpha".into(), true),
+        ("beta".into(), true),
+    ]));
+    assert_eq!(a.screen, Screen::Finished);
+    assert!(screen(&a).contains("every kata passes"));
+}
+
+#[test]
+fn list_switches_katas_and_a_stale_result_is_not_shown() {
+    let mut a = app("list");
+    a.start();
+    a.handle(Event::Key(Key::Char('l')));
+    assert!(screen(&a).contains("> ·  1. alpha"), "{}", screen(&a));
+    a.handle(Event::Key(Key::Down));
+    // Enter while alpha's check runs: beta's check is queued behind it.
+    assert!(a.handle(Event::Key(Key::Enter)).is_empty());
+    assert_eq!(a.kata().name, "beta");
+    assert_eq!(
+        a.handle(Event::CheckDone("alpha".into(), result("alpha", false))),
+        check("beta")
+    );
+    assert!(a.last.is_none(), "alpha's result is not shown as beta's");
+}
+
+#[test]
+fn watcher_failure_suggests_manual_mode() {
+    let mut a = app("manual");
+    a.start();
+    a.handle(Event::WatcherFailed("inotify limit".into()));
+    assert!(a.manual);
+    let s = screen(&a);
+    assert!(
+        s.contains("--manual-run") && s.contains("inotify limit"),
+        "{s}"
+    );
+    assert!(s.contains("manual mode: press r"), "{s}");
+}
+
+/// A fake world: answers checks from a script, records what was drawn.
+struct FakePorts {
+    tx: Sender<Event>,
+    verdicts: Vec<bool>,
+    started: Vec<String>,
+    lessons: Vec<(String, Option<String>)>,
+    frames: Vec<String>,
+    /// Events fed one per drawn frame (as a learner would act after looking at the screen).
+    script: Vec<Event>,
+}
+
+impl Ports for FakePorts {
+    fn start_check(&mut self, kata: &str) {
+        self.started.push(kata.to_string());
+        let ok = if self.verdicts.is_empty() {
+            false
+        } else {
+            self.verdicts.remove(0)
+        };
+        self.tx
+            .send(Event::CheckDone(kata.into(), result(kata, ok)))
+            .unwrap();
+    }
+    fn start_verify(&mut self) {}
+    fn open_lesson(&mut self, lesson: &str, section: Option<&str>) {
+        self.lessons
+            .push((lesson.into(), section.map(String::from)));
+    }
+    fn draw(&mut self, lines: &[String]) {
+        self.frames.push(strip_ansi(&lines.join("\n")));
+        if !self.script.is_empty() {
+            self.tx.send(self.script.remove(0)).unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_event_loop_runs_on_injected_events() {
+    let mut a = app("loop");
+    let (tx, rx) = mpsc::channel();
+    let mut ports = FakePorts {
+        tx: tx.clone(),
+        verdicts: vec![false, true],
+        started: Vec::new(),
+        lessons: Vec::new(),
+        frames: Vec::new(),
+        script: Vec::new(),
+    };
+    let lib: &Path = &a.root.join("exercises/alpha/src/lib.rs");
+    ports.script = vec![
+        Event::Tick,
+        Event::Save(lib.to_path_buf()),
+        Event::Key(Key::Char('o')),
+        Event::Key(Key::Char('n')),
+        Event::Key(Key::Char('q')),
+    ];
+    event_loop(&mut a, &rx, &mut ports);
+    assert_eq!(ports.started, vec!["alpha", "alpha", "beta"]);
+    assert_eq!(
+        ports.lessons,
+        vec![("01-foundations".into(), Some("hot-keys".into()))]
+    );
+    assert!(ports
+        .frames
+        .iter()
+        .any(|f| f.contains("all 1 hidden tests pass")));
+    assert_eq!(a.kata().name, "beta");
+}

@@ -250,7 +250,12 @@ pub fn run(tests: Vec<Test>) -> ! {
         .map(|w| w[1].clone())
         .collect();
     if let Ok(list) = std::env::var(TEST_ENV) {
-        only.extend(list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from));
+        only.extend(
+            list.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from),
+        );
     }
     let seed_override = std::env::var(SEED_ENV).ok().and_then(|s| parse_seed(&s));
     let selected: Vec<&Test> = tests
@@ -325,8 +330,8 @@ mod tests {
 
     #[test]
     fn failures_carry_both_values() {
-        let err = panic::catch_unwind(|| check_eq(vec![1, 2], vec![1, 3], "lists differ"))
-            .unwrap_err();
+        let err =
+            panic::catch_unwind(|| check_eq(vec![1, 2], vec![1, 3], "lists differ")).unwrap_err();
         let f = panic_text(err.as_ref());
         assert_eq!(f.message, "lists differ");
         assert!(f.expected.unwrap().contains("2"));

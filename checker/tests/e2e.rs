@@ -1,0 +1,109 @@
+//! End to end: the real `katas` binary on a copy of the fixture curriculum, as a learner uses
+//! it — fail, read the verdict, edit, pass — plus the commands around it.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn katas(root: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_katas"))
+        .args(args)
+        .current_dir(root)
+        .env("CARGO_TARGET_DIR", common::fixture_target().join("e2e"))
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+#[test]
+fn fail_edit_pass_and_the_commands_around_it() {
+    let root = common::fresh_fixture("e2e");
+
+    // The starter fails; the exit code says so; the diff shows both values.
+    let o = katas(&root, &["run"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("3 of 3 hidden tests fail"), "{t}");
+    assert!(t.contains("failing test: formats_one_key"), "{t}");
+    assert!(t.contains("- COUNTER#3"), "{t}");
+
+    // The solution is locked before a pass.
+    let o = katas(&root, &["solution", "shard-key"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).contains("unlocks once the kata passes"));
+
+    // Hints come one level at a time and stay.
+    assert!(text(&katas(&root, &["hint"])).contains("hint 1/3"));
+    let t = text(&katas(&root, &["hint"]));
+    assert!(t.contains("hint 1/3") && t.contains("hint 2/3"), "{t}");
+
+    // A half-right edit: the failing test and its per-test hint.
+    let lib = root.join("exercises/shard-key/src/lib.rs");
+    let wrong = root.join("checker/solutions/shard-key/wrong-off-by-one.rs");
+    std::fs::copy(&wrong, &lib).unwrap();
+    let o = katas(&root, &["run", "shard-key"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("failing test: lists_every_shard"), "{t}");
+    assert!(t.contains("Reads must visit every shard"), "{t}");
+    assert!(t.contains("- expected   + your code"), "{t}");
+
+    // The fix passes, exit code 0, and progress is kept.
+    let reference = root.join("checker/solutions/shard-key/reference.rs");
+    std::fs::copy(&reference, &lib).unwrap();
+    let o = katas(&root, &["run"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("all 3 hidden tests pass (4/4 points)"));
+    let t = text(&katas(&root, &["list"]));
+    assert!(t.contains("1/2 katas passed"), "{t}");
+    assert!(
+        t.lines()
+            .any(|l| l.starts_with("✓ passed") && l.contains("shard-key")),
+        "{t}"
+    );
+
+    // Now the solution shows; --json gives the structured result.
+    assert!(text(&katas(&root, &["solution", "shard-key"])).contains("(0..n).map"));
+    let o = katas(&root, &["run", "shard-key", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["verdict"]["kind"], "passed");
+    assert_eq!(v["tests"][1]["name"], "lists_every_shard");
+    assert_eq!(v["tests"][1]["points"], 2);
+
+    // Reset restores the starter, which fails again.
+    assert_eq!(katas(&root, &["reset", "shard-key"]).status.code(), Some(0));
+    assert!(std::fs::read_to_string(&lib).unwrap().contains("// TODO"));
+    assert_eq!(katas(&root, &["run", "shard-key"]).status.code(), Some(1));
+
+    // Verify checks everything and summarises.
+    let o = katas(&root, &["verify"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).contains("0 of 2 katas pass"), "{}", text(&o));
+
+    // Helpful errors.
+    let t = text(&katas(&root, &["run", "shard-kye"]));
+    assert!(t.contains("did you mean `shard-key`"), "{t}");
+    let outside = std::env::temp_dir();
+    let t = text(&katas(&outside, &["list"]));
+    assert!(t.contains("not a DynamoDB Katas repository"), "{t}");
+}
+
+#[test]
+fn a_corrupt_state_file_is_rebuilt_with_a_warning() {
+    let root = common::fresh_fixture("e2e-state");
+    std::fs::write(root.join(".katas-state.json"), "{{{ nope").unwrap();
+    let o = katas(&root, &["list"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert!(t.contains("warning:") && t.contains("corrupt"), "{t}");
+    assert!(t.contains("← current"), "{t}");
+}
