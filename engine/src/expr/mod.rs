@@ -54,7 +54,7 @@
 //! - The 2 MB cap on the sum of the two placeholder maps (a test cannot reach it cheaply).
 //! - The legacy parameters (`Expected`, `AttributeUpdates`, `KeyConditions`, `QueryFilter`…).
 //! - The exact choice of text in a syntax error's `near: "…"` (the service does not document
-//!   it; see [`parser`]), and the order in which DynamoDB reports two different problems of one
+//!   it; see `parser.rs`), and the order in which DynamoDB reports two different problems of one
 //!   expression (one fixed order is used, see `names::Problem`).
 //! - PartiQL, which is a different language altogether.
 

@@ -145,7 +145,7 @@ fn add(current: Option<&AttributeValue>, operand: &AttributeValue) -> Result<Att
         (V::N(_), V::N(_)) => V::N(number(current)?.checked_add(&number(operand)?)?.to_string()),
         (V::Ss(a), V::Ss(b)) => V::Ss(union(a, b, |x, y| x == y)),
         (V::Bs(a), V::Bs(b)) => V::Bs(union(a, b, |x: &Blob, y| x == y)),
-        (V::Ns(a), V::Ns(b)) => V::Ns(union(a, b, |x, y| same_number(x, y))),
+        (V::Ns(a), V::Ns(b)) => V::Ns(union(a, b, same_number)),
         _ => return Err(error(WRONG_TYPE)),
     })
 }
@@ -163,7 +163,7 @@ fn delete(
     let rest = match (current, operand) {
         (V::Ss(a), V::Ss(b)) => difference(a, b, |x, y| x == y).map(V::Ss),
         (V::Bs(a), V::Bs(b)) => difference(a, b, |x: &Blob, y| x == y).map(V::Bs),
-        (V::Ns(a), V::Ns(b)) => difference(a, b, |x, y| same_number(x, y)).map(V::Ns),
+        (V::Ns(a), V::Ns(b)) => difference(a, b, same_number).map(V::Ns),
         _ => return Err(error(WRONG_TYPE)),
     };
     Ok(Some(rest))
