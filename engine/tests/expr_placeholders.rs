@@ -320,6 +320,15 @@ fn nesting_is_bounded_without_overflowing_the_stack() {
     assert!(condition(&nested(2000), &vl)
         .unwrap_err()
         .contains("too many nesting levels"));
+    let deepest = format!("{}a = :v", "NOT ".repeat(100));
+    assert!(
+        condition(&deepest, &vl).is_ok(),
+        "100 levels fit on a test thread's stack"
+    );
+    let deep_calls = format!("{}a{} = :v", "size(".repeat(100), ")".repeat(100));
+    assert!(condition(&deep_calls, &vl)
+        .unwrap_err()
+        .contains("operand type: N"));
     let nots = format!("{}a = :v", "NOT ".repeat(150));
     assert!(condition(&nots, &vl)
         .unwrap_err()
