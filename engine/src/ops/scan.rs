@@ -113,13 +113,22 @@ impl ScanFluentBuilder {
 
 /// The hash slice `[lo, hi]` of one parallel-scan segment.
 fn segment_range(segment: i32, total: i32) -> Result<(u64, u64)> {
-    if !(1..=1_000_000).contains(&total) {
+    if !(1..=MAX_TOTAL_SEGMENTS).contains(&total) {
         return Err(Error::validation(format!(
-            "1 validation error detected: Value '{total}' at 'totalSegments' failed to satisfy constraint: Member must have value {} 1000000",
-            if total < 1 { "greater than or equal to 1" } else { "less than or equal to" }
+            "1 validation error detected: Value '{total}' at 'totalSegments' failed to satisfy constraint: Member must have value {}",
+            if total < 1 {
+                "greater than or equal to 1".to_string()
+            } else {
+                format!("less than or equal to {MAX_TOTAL_SEGMENTS}")
+            }
         )));
     }
-    if segment < 0 || segment >= total {
+    if segment < 0 {
+        return Err(Error::validation(format!(
+            "1 validation error detected: Value '{segment}' at 'segment' failed to satisfy constraint: Member must have value greater than or equal to 0"
+        )));
+    }
+    if segment >= total {
         return Err(Error::validation(format!(
             "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: {segment} is not less than TotalSegments: {total}"
         )));
@@ -273,3 +282,6 @@ pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput
         consumed_capacity: consumption.report(name, input.return_consumed_capacity),
     })
 }
+
+/// Largest `TotalSegments` of a parallel scan. DynamoDB: 1,000,000.
+pub const MAX_TOTAL_SEGMENTS: i32 = 1_000_000;
