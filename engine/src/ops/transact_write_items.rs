@@ -420,20 +420,37 @@ pub(crate) fn execute(
     })
 }
 
-/// A replayed token: success, no writes, read units for reading the items.
+/// A replayed token: success, no writes. DynamoDB reports read units for reading each item
+/// the transaction names — strongly consistent, each item's current size rounded up to 4 KB
+/// (a missing item costs the minimum unit).
 fn replay(state: &State, input: &TransactWriteItemsInput) -> TransactWriteItemsOutput {
     let mut consumption: BTreeMap<String, Consumption> = BTreeMap::new();
     for item in &input.transact_items {
-        if let Ok(c) = common(item) {
-            if let Some(name) = c.table_name {
-                let units = read_units(0, ReadKind::Strong);
-                let _ = state.tables.get(name);
-                consumption
-                    .entry(name.clone())
-                    .or_default()
-                    .add(&Consumption::read(units));
-            }
-        }
+        let Ok(c) = common(item) else { continue };
+        let Some(name) = c.table_name else { continue };
+        let bytes = state
+            .tables
+            .get(name)
+            .and_then(|table| {
+                let key = match &item.put {
+                    Some(p) => table.schema().key_of_item(p.item.as_ref()?).ok()?,
+                    None => {
+                        let raw = item
+                            .update
+                            .as_ref()
+                            .and_then(|u| u.key.as_ref())
+                            .or(item.delete.as_ref().and_then(|d| d.key.as_ref()))
+                            .or(item.condition_check.as_ref().and_then(|d| d.key.as_ref()))?;
+                        table.schema().key_of_key(raw).ok()?
+                    }
+                };
+                table.store.current(&key).map(item_size)
+            })
+            .unwrap_or(0);
+        consumption
+            .entry(name.clone())
+            .or_default()
+            .add(&Consumption::read(read_units(bytes, ReadKind::Strong)));
     }
     TransactWriteItemsOutput {
         consumed_capacity: report(&consumption, input.return_consumed_capacity),
