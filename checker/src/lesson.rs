@@ -153,12 +153,20 @@ fn name_part(name: &str) -> String {
         .to_lowercase()
 }
 
-/// The candidate with the smallest edit distance to `query`.
+/// The candidate closest to `query`: smallest edit distance to the whole name, its name part
+/// (`foundations`) or its prefix of the query's length (so `capcity` finds `capacity-modes`).
 fn closest<'a>(candidates: &'a [String], query: &str) -> Option<&'a str> {
+    let n = query.chars().count();
     candidates
         .iter()
         .min_by_key(|c| {
-            edit_distance(&c.to_lowercase(), query).min(edit_distance(&name_part(c), query))
+            let lower = c.to_lowercase();
+            let prefix: String = lower.chars().take(n).collect();
+            let part: String = name_part(c).chars().take(n).collect();
+            edit_distance(&lower, query)
+                .min(edit_distance(&name_part(c), query))
+                .min(edit_distance(&prefix, query))
+                .min(edit_distance(&part, query))
         })
         .map(String::as_str)
 }

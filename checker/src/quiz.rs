@@ -33,6 +33,8 @@ const HINT_CHOICE: &str = "Please answer with a letter (a, b, …) or a number (
 const HINT_TRUE_FALSE: &str = "Please answer t or f (true/false, y/n also work).";
 const HINT_NUMERIC: &str = "Please answer with a number, e.g. 12 or 1.5.";
 const QUIT_WORDS: [&str; 3] = ["quit", "exit", ":q"];
+/// Prompts and explanations are wrapped to this many columns.
+const TEXT_WIDTH: usize = 78;
 
 /// One lesson's quiz, validated.
 #[derive(Debug, Clone)]
@@ -393,6 +395,31 @@ fn describe(answer: &Answer) -> String {
     }
 }
 
+/// Word-wrap `text` to [`TEXT_WIDTH`] columns; the first line starts with `first`, the others
+/// with `rest`.
+fn wrap_text(text: &str, first: &str, rest: &str) -> String {
+    let mut out = String::from(first);
+    let mut col = first.chars().count();
+    let mut at_start = true;
+    for word in text.split_whitespace() {
+        let w = word.chars().count();
+        if !at_start && col + 1 + w > TEXT_WIDTH {
+            out.push('\n');
+            out.push_str(rest);
+            col = rest.chars().count();
+            at_start = true;
+        }
+        if !at_start {
+            out.push(' ');
+            col += 1;
+        }
+        out.push_str(word);
+        col += w;
+        at_start = false;
+    }
+    out
+}
+
 fn format_number(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
@@ -425,11 +452,12 @@ fn ask_all(
     'questions: for (n, q) in quiz.questions.iter().enumerate() {
         writeln!(out)?;
         writeln!(out, "Question {} of {count} [{}]", n + 1, q.id)?;
-        writeln!(out, "{}", q.prompt)?;
+        writeln!(out, "{}", wrap_text(&q.prompt, "", ""))?;
         let prompt = match &q.answer {
             Answer::Choice { choices, .. } => {
                 for (i, c) in choices.iter().enumerate() {
-                    writeln!(out, "  {}) {c}", letter(i))?;
+                    let marker = format!("  {}) ", letter(i));
+                    writeln!(out, "{}", wrap_text(c, &marker, "     "))?;
                 }
                 format!("Your answer (a–{}): ", letter(choices.len() - 1))
             }
@@ -470,7 +498,7 @@ fn ask_all(
         } else {
             writeln!(out, "✘ Not quite. The answer is {}.", describe(&q.answer))?;
         }
-        writeln!(out, "  {}", q.explanation)?;
+        writeln!(out, "{}", wrap_text(&q.explanation, "  ", "  "))?;
     }
     writeln!(out)?;
     if outcome.total < count as u32 {
