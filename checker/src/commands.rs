@@ -250,51 +250,28 @@ fn solution(cx: &Context, name: &str, force: bool) -> Result<i32> {
 
 /// Shows a lesson (section) in the terminal.
 pub fn show_lesson(root: &Path, lesson: Option<&str>, section: Option<&str>) -> Result<()> {
-    #[cfg(feature = "lesson-quiz")]
-    {
-        crate::lesson::show(root, lesson, section)
-    }
-    #[cfg(not(feature = "lesson-quiz"))]
-    {
-        let _ = (root, section);
-        bail!(
-            "lessons are not in this build yet (wanted {})",
-            lesson.unwrap_or("the lesson index")
-        )
-    }
+    crate::lesson::show(root, lesson, section)
 }
 
+/// Runs a lesson's quiz and keeps the best score per lesson in the state file.
 fn quiz(cx: &mut Context, lesson: Option<&str>) -> Result<i32> {
-    #[cfg(feature = "lesson-quiz")]
-    {
-        let stdin = std::io::stdin();
-        let mut input = stdin.lock();
-        let mut out = std::io::stdout();
-        let outcome = crate::quiz::run(&cx.root, lesson, &mut input, &mut out)?;
-        let best = cx
-            .state
-            .state
-            .quizzes
-            .entry(outcome.lesson.clone())
-            .or_insert(crate::state::QuizScore {
-                correct: 0,
-                total: outcome.total,
-            });
-        if outcome.correct >= best.correct {
-            *best = crate::state::QuizScore {
-                correct: outcome.correct,
-                total: outcome.total,
-            };
-        }
-        cx.state.save()?;
-        Ok(0)
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut out = std::io::stdout();
+    let outcome = crate::quiz::run(&cx.root, lesson, &mut input, &mut out)?;
+    let score = crate::state::QuizScore {
+        correct: outcome.correct,
+        total: outcome.total,
+    };
+    let best = cx
+        .state
+        .state
+        .quizzes
+        .entry(outcome.lesson)
+        .or_insert(score);
+    if score.correct >= best.correct {
+        *best = score;
     }
-    #[cfg(not(feature = "lesson-quiz"))]
-    {
-        let _ = cx;
-        bail!(
-            "quizzes are not in this build yet (wanted {})",
-            lesson.unwrap_or("the current lesson")
-        )
-    }
+    cx.state.save()?;
+    Ok(0)
 }
