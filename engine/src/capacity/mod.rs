@@ -24,6 +24,8 @@
 //! This module does the arithmetic and shapes the `ConsumedCapacity` a response reports.
 //! Enforcing capacity per partition per second (throttling) builds on the same numbers.
 
+pub mod admission;
+
 use std::collections::BTreeMap;
 
 use crate::types::{Capacity, ConsumedCapacity, ReturnConsumedCapacity};

@@ -184,9 +184,7 @@ pub(crate) fn commit_write(
     let now = state.now_ms;
     let timing = state.timing();
     let State { tables, rng, .. } = state;
-    let Some(table) = tables.get_mut(table_name) else {
-        return None;
-    };
+    let table = tables.get_mut(table_name)?;
     table.store.write(key, new, now, rng, timing)
 }
 

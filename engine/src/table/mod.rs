@@ -22,9 +22,11 @@
 
 pub mod key;
 pub mod partition;
+pub mod split;
 
 use std::collections::BTreeMap;
 
+use crate::capacity::admission::TableMeter;
 use crate::error::{Error, Result};
 use crate::types::{
     AttributeDefinition, BillingMode, KeySchemaElement, Projection, ProvisionedThroughput,
@@ -42,6 +44,10 @@ pub struct Store {
     /// Sorted by `start`; together they cover the whole hash space.
     pub partitions: Vec<Partition>,
     pub next_partition_id: u32,
+    /// This second's consumption over all partitions (adaptive pool, on-demand peak).
+    pub meter: TableMeter,
+    /// Splits so far, in order: (parent partition id, child ids, simulated ms).
+    pub splits: Vec<(u32, [u32; 2], u64)>,
 }
 
 /// Timing knobs the store needs on each write (a copy of the world's config).
@@ -70,6 +76,8 @@ impl Store {
             schema,
             partitions,
             next_partition_id: count,
+            meter: TableMeter::default(),
+            splits: Vec::new(),
         }
     }
 
@@ -175,6 +183,7 @@ impl Store {
             for r in &mut p.replicas {
                 r.catch_up(now_ms);
             }
+            p.anti_entropy();
         }
     }
 

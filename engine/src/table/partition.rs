@@ -22,6 +22,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::ops::Bound;
 
 use super::key::StoreKey;
+use crate::capacity::admission::PartitionLoad;
 use crate::value::{item_size, Item};
 
 /// The three availability zones, by index.
@@ -73,6 +74,13 @@ impl Replica {
             if front.due_ms > now_ms {
                 break;
             }
+            if front.seq != self.applied_seq + 1 {
+                // A gap: this replica missed entries while it was down. Like a Raft
+                // follower whose log does not match, it refuses the rest and waits to be
+                // brought up to date from the leader (`anti_entropy`).
+                self.pending.clear();
+                break;
+            }
             let entry = self.pending.pop_front().expect("front exists");
             self.apply(entry);
         }
@@ -81,6 +89,10 @@ impl Replica {
     /// Applies every pending entry, whatever its due time (the replica is now in sync).
     pub fn flush(&mut self) {
         while let Some(entry) = self.pending.pop_front() {
+            if entry.seq != self.applied_seq + 1 {
+                self.pending.clear();
+                break;
+            }
             self.apply(entry);
         }
     }
@@ -120,6 +132,12 @@ pub struct Partition {
     /// Items and bytes held (as the leader sees them).
     pub item_count: usize,
     pub bytes: usize,
+    /// Capacity meters and per-second history.
+    pub load: PartitionLoad,
+    /// When the current election (no leader) ends, in simulated ms.
+    pub election_due_ms: Option<u64>,
+    /// Set when sustained load calls for a split (done by background work).
+    pub split_for_heat: bool,
 }
 
 impl Partition {
@@ -133,6 +151,9 @@ impl Partition {
             seq: 0,
             item_count: 0,
             bytes: 0,
+            load: PartitionLoad::default(),
+            election_due_ms: None,
+            split_for_heat: false,
         }
     }
 
@@ -186,20 +207,27 @@ impl Partition {
         self.seq += 1;
         let seq = self.seq;
         for i in 0..self.replicas.len() {
-            if i == leader {
+            if i == leader || !self.replicas[i].up {
+                // A replica that is down misses the message; it catches up from the leader
+                // when it comes back (see `anti_entropy`).
                 continue;
             }
-            let replica = &mut self.replicas[i];
-            if i == quorum_peer && replica.up {
-                // The quorum peer has every earlier entry before it can ack this one.
-                replica.flush();
-                replica.apply(Pending {
+            if i == quorum_peer {
+                // The quorum peer must hold every earlier entry before it can acknowledge
+                // this one: apply what is in flight, and copy from the leader if it missed
+                // entries while it was away.
+                self.replicas[i].flush();
+                if self.replicas[i].applied_seq + 1 != seq {
+                    self.sync_from_leader(i);
+                }
+                self.replicas[i].apply(Pending {
                     due_ms: now_ms,
                     seq,
                     key: key.clone(),
                     item: item.clone(),
                 });
             } else {
+                let replica = &mut self.replicas[i];
                 // Entries arrive in log order: never before an earlier entry.
                 let earliest = replica.pending.back().map_or(0, |p| p.due_ms);
                 let due = (now_ms + slow_delay_ms + replica.extra_lag_ms).max(earliest);
@@ -225,6 +253,34 @@ impl Partition {
         }
         self.item_count = leader_replica.data.len();
         old
+    }
+
+    /// Copies the leader's data to replica `i` (a replica that missed log entries while it
+    /// was down catches up from a snapshot rather than replaying what it never received).
+    pub fn sync_from_leader(&mut self, i: usize) {
+        let Some(leader) = self.leader else { return };
+        if leader == i {
+            return;
+        }
+        let data = self.replicas[leader].data.clone();
+        let seq = self.replicas[leader].applied_seq;
+        let replica = &mut self.replicas[i];
+        replica.data = data;
+        replica.applied_seq = seq;
+        replica.pending.clear();
+    }
+
+    /// Brings every live follower that has fallen behind with nothing in flight up to the
+    /// leader (a healed replica, or one that missed messages while down).
+    pub fn anti_entropy(&mut self) {
+        let Some(leader) = self.leader else { return };
+        let leader_seq = self.replicas[leader].applied_seq;
+        for i in 0..self.replicas.len() {
+            let r = &self.replicas[i];
+            if i != leader && r.up && r.pending.is_empty() && r.applied_seq < leader_seq {
+                self.sync_from_leader(i);
+            }
+        }
     }
 
     /// Items of one store-key range of the leader or a replica, in order.

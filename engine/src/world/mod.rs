@@ -26,26 +26,51 @@
 //! What the model leaves out: request latency (a request takes no simulated time), network
 //! partitions between clients and the service, and regions.
 
+pub mod faults;
+pub mod inspect;
+pub mod log;
 pub mod rng;
+mod state;
+
+pub(crate) use state::State;
 
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use crate::client::Client;
-use crate::table::{ReplicationTiming, Tables};
-use rng::Rng;
 
 /// The teaching scale of a world: limits and delays, with DynamoDB's real values as defaults
-/// where a test can afford them.
+/// where a test can afford them. Each field's DynamoDB value is in its doc comment.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorldConfig {
     /// Seed of every random choice.
     pub seed: u64,
     /// Replication delay to the slower follower, drawn uniformly from this range (ms).
-    /// DynamoDB: replicas converge "usually within one second"; typical is milliseconds.
+    /// DynamoDB: replicas converge "usually within one second"; typically milliseconds.
     pub replication_delay_ms: (u64, u64),
     /// Largest item, in bytes. DynamoDB: 400 KB = 409,600 bytes.
     pub max_item_size: usize,
+    /// A partition holding more bytes than this is split. DynamoDB: about 10 GB. The default
+    /// is 10 GB; a test that wants to watch a split sets a few KB.
+    pub partition_size_limit: usize,
+    /// Read units per second one partition can serve. DynamoDB: 3,000.
+    pub partition_read_ceiling: f64,
+    /// Write units per second one partition can serve. DynamoDB: 1,000.
+    pub partition_write_ceiling: f64,
+    /// Seconds of unused capacity a partition saves for bursts. DynamoDB: 300.
+    pub burst_window_s: u64,
+    /// How long a partition is without a leader after its leader fails (ms). DynamoDB does
+    /// not publish it; leader leases are seconds long. Default: 2 s.
+    pub election_timeout_ms: u64,
+    /// Consecutive seconds at or above `split_for_heat_threshold` of the ceiling after which a
+    /// partition is split for heat. DynamoDB: "minutes"; default 60 s keeps tests short.
+    pub split_for_heat_after_s: u64,
+    /// Fraction of the partition ceiling that counts as hot. Default 0.8.
+    pub split_for_heat_threshold: f64,
+    /// Seconds of per-partition metrics kept. Default: one hour.
+    pub metrics_retention_s: u64,
+    /// Requests kept in the request log (older ones are dropped; totals keep counting).
+    pub request_log_capacity: usize,
 }
 
 impl Default for WorldConfig {
@@ -57,68 +82,16 @@ impl Default for WorldConfig {
                 DEFAULT_REPLICATION_DELAY_MAX_MS,
             ),
             max_item_size: crate::value::MAX_ITEM_SIZE,
+            partition_size_limit: 10 * 1024 * 1024 * 1024,
+            partition_read_ceiling: 3000.0,
+            partition_write_ceiling: 1000.0,
+            burst_window_s: 300,
+            election_timeout_ms: 2_000,
+            split_for_heat_after_s: 60,
+            split_for_heat_threshold: 0.8,
+            metrics_retention_s: 3600,
+            request_log_capacity: 100_000,
         }
-    }
-}
-
-/// Everything inside a world. Crate-internal: reach it through [`World`] and [`Client`].
-#[derive(Debug)]
-pub(crate) struct State {
-    pub now_ms: u64,
-    pub rng: Rng,
-    pub config: WorldConfig,
-    pub tables: Tables,
-    /// Idempotency tokens of TransactWriteItems: token → (request fingerprint, completed at).
-    pub transaction_tokens: std::collections::BTreeMap<String, (String, u64)>,
-}
-
-impl State {
-    pub fn timing(&self) -> ReplicationTiming {
-        ReplicationTiming {
-            min_delay_ms: self.config.replication_delay_ms.0,
-            max_delay_ms: self.config.replication_delay_ms.1,
-        }
-    }
-
-    /// Starts the record of a request (see the request log).
-    pub fn begin_request(&mut self, _operation: &'static str) {}
-
-    /// Completes the record of the current request with its outcome.
-    pub fn finish_request(&mut self, _error: Option<&crate::Error>) {}
-
-    /// Takes `units` of write capacity from the partition of `hash` in `table`, or fails with
-    /// the throttling error the table's billing mode calls for. (Capacity enforcement
-    /// arrives with the capacity model; until then every request is admitted.)
-    pub fn admit_write(&mut self, _table: &str, _hash: u64, _units: f64) -> crate::Result<()> {
-        Ok(())
-    }
-
-    /// Takes `units` of read capacity from the partition of `hash` (see `admit_write`).
-    pub fn admit_read(&mut self, _table: &str, _hash: u64, _units: f64) -> crate::Result<()> {
-        Ok(())
-    }
-
-    /// Runs background work due at or before the current time.
-    pub fn run_due(&mut self) {
-        let now = self.now_ms;
-        for table in self.tables.values_mut() {
-            table.store.catch_up(now);
-            for index in &mut table.indexes {
-                index.store.catch_up(now);
-            }
-        }
-    }
-
-    /// The earliest time background work is due, if any is pending.
-    pub fn next_due(&self) -> Option<u64> {
-        self.tables
-            .values()
-            .flat_map(|t| {
-                std::iter::once(t.store.next_due())
-                    .chain(t.indexes.iter().map(|i| i.store.next_due()))
-            })
-            .flatten()
-            .min()
     }
 }
 
@@ -147,13 +120,7 @@ impl World {
 
     /// A world with explicit settings.
     pub fn with_config(config: WorldConfig) -> World {
-        let state = State {
-            now_ms: 0,
-            rng: Rng::new(config.seed),
-            config,
-            tables: Tables::new(),
-            transaction_tokens: Default::default(),
-        };
+        let state = State::new(config);
         World {
             state: Arc::new(Mutex::new(state)),
         }

@@ -19,6 +19,12 @@ pub fn n(v: &str) -> AttributeValue {
 pub fn app() -> (World, Client) {
     let world = World::new(1);
     let client = world.client();
+    create_app(&client);
+    (world, client)
+}
+
+/// Creates the on-demand table `app` (PK, SK strings).
+pub fn create_app(client: &Client) {
     client
         .create_table()
         .table_name("app")
@@ -29,7 +35,6 @@ pub fn app() -> (World, Client) {
         .billing_mode(BillingMode::PayPerRequest)
         .send()
         .unwrap();
-    (world, client)
 }
 
 /// A provisioned table `t` keyed by `id` of type `key_type`, with no sort key.
@@ -44,13 +49,28 @@ pub fn hash_only(client: &Client, name: &str, key_type: ScalarAttributeType) {
         .unwrap();
 }
 
+/// Puts an item into `app`; a throttled put waits a simulated second and retries (setup
+/// code loading many items into one partition meets the 1,000 WCU/s ceiling).
 pub fn put(client: &Client, item: Item) {
-    client
-        .put_item()
-        .table_name("app")
-        .set_item(Some(item))
-        .send()
-        .unwrap();
+    put_into(client, "app", item);
+}
+
+/// Puts an item into `table`, retrying throttled puts a simulated second later.
+pub fn put_into(client: &Client, table: &str, item: Item) {
+    loop {
+        match client
+            .put_item()
+            .table_name(table)
+            .set_item(Some(item.clone()))
+            .send()
+        {
+            Ok(_) => return,
+            Err(e) if e.is_throttling() => {
+                client.world().advance(std::time::Duration::from_secs(1))
+            }
+            Err(e) => panic!("put into {table} failed: {e}"),
+        }
+    }
 }
 
 /// A strongly consistent read of `app` by PK/SK.

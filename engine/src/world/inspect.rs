@@ -1,0 +1,307 @@
+//! Seeing inside: partitions, replicas, per-second load, the request log, and a text picture
+//! of a table's partitions.
+//!
+//! Everything here reads the world without changing it (it does not even move replication
+//! along), so a test can look as often as it likes.
+
+use std::fmt::Write as _;
+use std::hash::{Hash, Hasher};
+
+use super::faults::Az;
+use super::log::{LogTotals, RequestRecord};
+use super::World;
+use crate::error::{Error, Result};
+use crate::table::key::KeyValue;
+use crate::table::partition::AZ_NAMES;
+use crate::table::{Store, Table};
+use crate::types::BillingMode;
+use crate::value::AttributeValue;
+
+/// One partition as the inspection API shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PartitionInfo {
+    pub id: u32,
+    /// First and last hash owned (inclusive).
+    pub hash_range: (u64, u64),
+    pub item_count: usize,
+    pub bytes: usize,
+    pub leader: Option<Az>,
+    pub replicas: Vec<ReplicaInfo>,
+}
+
+/// One replica of a partition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplicaInfo {
+    pub az: Az,
+    pub up: bool,
+    /// Writes the leader has that this replica has not applied yet.
+    pub lag_writes: u64,
+    /// Extra replication delay injected by `lag_replica` (ms).
+    pub extra_lag_ms: u64,
+}
+
+/// One partition's load in one second.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PartitionSecond {
+    pub partition: u32,
+    pub second: u64,
+    pub consumed_read: f64,
+    pub consumed_write: f64,
+    pub throttled_reads: u64,
+    pub throttled_writes: u64,
+}
+
+fn table<'a>(tables: &'a crate::table::Tables, name: &str) -> Result<&'a Table> {
+    tables.get(name).ok_or_else(|| {
+        Error::resource_not_found(format!(
+            "Requested resource not found: Table: {name} not found"
+        ))
+    })
+}
+
+fn store<'a>(t: &'a Table, index: Option<&str>) -> Result<&'a Store> {
+    match index {
+        None => Ok(&t.store),
+        Some(i) => t.index(i).map(|x| &x.store).ok_or_else(|| {
+            Error::validation(format!("The table does not have the specified index: {i}"))
+        }),
+    }
+}
+
+fn partition_infos(s: &Store) -> Vec<PartitionInfo> {
+    s.partitions
+        .iter()
+        .map(|p| PartitionInfo {
+            id: p.id,
+            hash_range: (p.start, p.end),
+            item_count: p.item_count,
+            bytes: p.bytes,
+            leader: p.leader.map(|i| Az::ALL[i]),
+            replicas: p
+                .replicas
+                .iter()
+                .enumerate()
+                .map(|(i, r)| ReplicaInfo {
+                    az: Az::ALL[i],
+                    up: r.up,
+                    lag_writes: r.lag_entries(p.seq),
+                    extra_lag_ms: r.extra_lag_ms,
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+fn seconds_of(s: &Store) -> Vec<PartitionSecond> {
+    let mut out = Vec::new();
+    for p in &s.partitions {
+        for (second, st) in &p.load.history {
+            out.push(PartitionSecond {
+                partition: p.id,
+                second: *second,
+                consumed_read: st.consumed_read,
+                consumed_write: st.consumed_write,
+                throttled_reads: st.throttled_reads,
+                throttled_writes: st.throttled_writes,
+            });
+        }
+        // The second still open (not closed by a later request yet).
+        let (r, w) = (&p.load.read, &p.load.write);
+        for (second, read, write) in [(r.second, Some(r), None), (w.second, None, Some(w))] {
+            let consumed = read.map_or(0.0, |m| m.consumed) + write.map_or(0.0, |m| m.consumed);
+            let throttled = read.map_or(0, |m| m.throttled) + write.map_or(0, |m| m.throttled);
+            if consumed == 0.0 && throttled == 0 {
+                continue;
+            }
+            let entry = match out
+                .iter_mut()
+                .find(|e| e.partition == p.id && e.second == second)
+            {
+                Some(e) => e,
+                None => {
+                    out.push(PartitionSecond {
+                        partition: p.id,
+                        second,
+                        consumed_read: 0.0,
+                        consumed_write: 0.0,
+                        throttled_reads: 0,
+                        throttled_writes: 0,
+                    });
+                    out.last_mut().expect("pushed")
+                }
+            };
+            if let Some(m) = read {
+                entry.consumed_read += m.consumed;
+                entry.throttled_reads += m.throttled;
+            }
+            if let Some(m) = write {
+                entry.consumed_write += m.consumed;
+                entry.throttled_writes += m.throttled;
+            }
+        }
+    }
+    out.sort_by_key(|e| (e.second, e.partition));
+    out
+}
+
+impl World {
+    /// The partitions of a table, in hash order.
+    pub fn partitions(&self, table_name: &str) -> Result<Vec<PartitionInfo>> {
+        let state = self.lock();
+        Ok(partition_infos(&table(&state.tables, table_name)?.store))
+    }
+
+    /// The partitions of a secondary index, in hash order.
+    pub fn index_partitions(&self, table_name: &str, index: &str) -> Result<Vec<PartitionInfo>> {
+        let state = self.lock();
+        Ok(partition_infos(store(
+            table(&state.tables, table_name)?,
+            Some(index),
+        )?))
+    }
+
+    /// The id of the partition that holds items with this partition-key value.
+    pub fn partition_of(&self, table_name: &str, partition_key: &AttributeValue) -> Result<u32> {
+        let state = self.lock();
+        let t = table(&state.tables, table_name)?;
+        let schema = t.schema();
+        let key = KeyValue::from_attribute(partition_key, schema.pk_type).ok_or_else(|| {
+            Error::validation(format!(
+                "The partition key of {table_name} is of type {}, not {}",
+                schema.pk_type.as_str(),
+                partition_key.type_name()
+            ))
+        })?;
+        Ok(t.store.partitions[t.store.locate(key.partition_hash())].id)
+    }
+
+    /// Per-partition, per-second consumed and throttled capacity of a table (or of one of
+    /// its indexes), ordered by second then partition.
+    pub fn partition_metrics(
+        &self,
+        table_name: &str,
+        index: Option<&str>,
+    ) -> Result<Vec<PartitionSecond>> {
+        let state = self.lock();
+        Ok(seconds_of(store(table(&state.tables, table_name)?, index)?))
+    }
+
+    /// The most recent requests (up to the configured capacity), oldest first.
+    pub fn request_log(&self) -> Vec<RequestRecord> {
+        self.lock().log.records.iter().cloned().collect()
+    }
+
+    /// Counts over every request since the world began.
+    pub fn request_totals(&self) -> LogTotals {
+        self.lock().log.totals.clone()
+    }
+
+    /// Forgets the request log (totals included) — e.g. after a test's setup.
+    pub fn clear_request_log(&self) {
+        let mut state = self.lock();
+        state.log.records.clear();
+        state.log.totals = LogTotals::default();
+    }
+
+    /// Partition splits of a table so far: (parent id, [child ids], simulated ms).
+    pub fn partition_splits(&self, table_name: &str) -> Result<Vec<(u32, [u32; 2], u64)>> {
+        let state = self.lock();
+        Ok(table(&state.tables, table_name)?.store.splits.clone())
+    }
+
+    /// A fingerprint of everything observable: clock, data of every replica, load history
+    /// and the request log. Two runs with the same seed and the same requests have the same
+    /// fingerprint.
+    pub fn trace_hash(&self) -> u64 {
+        let state = self.lock();
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        state.now_ms.hash(&mut h);
+        for (name, t) in &state.tables {
+            name.hash(&mut h);
+            for s in std::iter::once(&t.store).chain(t.indexes.iter().map(|i| &i.store)) {
+                for p in &s.partitions {
+                    (p.id, p.start, p.end, p.leader, p.seq).hash(&mut h);
+                    for r in &p.replicas {
+                        (r.up, r.applied_seq, r.pending.len()).hash(&mut h);
+                        format!("{:?}", r.data).hash(&mut h);
+                    }
+                    format!("{:?}", p.load).hash(&mut h);
+                }
+            }
+        }
+        format!("{:?}", state.log.records).hash(&mut h);
+        h.finish()
+    }
+
+    /// A text picture of a table's partitions and their write (or read) load over the last
+    /// `seconds` seconds: one bar per partition against its per-second ceiling, marked where
+    /// requests were throttled. Meant for kata failure messages and the terminal.
+    pub fn render_partitions(&self, table_name: &str, seconds: u64) -> Result<String> {
+        let state = self.lock();
+        let t = table(&state.tables, table_name)?;
+        let metrics = seconds_of(&t.store);
+        let now_s = state.now_ms / 1000;
+        let from = (now_s + 1).saturating_sub(seconds.max(1));
+        let (rc, wc) = (
+            state.config.partition_read_ceiling,
+            state.config.partition_write_ceiling,
+        );
+        let mut out = String::new();
+        let mode = match t.billing_mode {
+            BillingMode::Provisioned => {
+                let tp = t
+                    .throughput
+                    .map_or((0, 0), |p| (p.read_capacity_units, p.write_capacity_units));
+                format!("provisioned {} RCU / {} WCU", tp.0, tp.1)
+            }
+            BillingMode::PayPerRequest => "on-demand".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "table {table_name} — {} partitions, {mode}; seconds {from}..={now_s}; ceiling {wc} WCU / {rc} RCU per partition",
+            t.store.partitions.len()
+        );
+        for p in &t.store.partitions {
+            let window: Vec<_> = metrics
+                .iter()
+                .filter(|m| m.partition == p.id && m.second >= from)
+                .collect();
+            let peak_w = window.iter().map(|m| m.consumed_write).fold(0.0, f64::max);
+            let peak_r = window.iter().map(|m| m.consumed_read).fold(0.0, f64::max);
+            let throttled: u64 = window
+                .iter()
+                .map(|m| m.throttled_writes + m.throttled_reads)
+                .sum();
+            let worst = window
+                .iter()
+                .max_by_key(|m| m.throttled_writes + m.throttled_reads);
+            let leader = p.leader.map_or("none", |i| AZ_NAMES[i]);
+            let _ = writeln!(
+                out,
+                "  partition {:>3} │{}│ {:>6.0} WCU/s peak {} │{}│ {:>6.0} RCU/s peak  items {:>7}  leader {leader}{}",
+                p.id,
+                bar(peak_w / wc, 20),
+                peak_w,
+                if throttled > 0 { "!" } else { " " },
+                bar(peak_r / rc, 10),
+                peak_r,
+                p.item_count,
+                match worst {
+                    Some(m) if throttled > 0 => format!(
+                        "  THROTTLED {throttled}× (worst: second {}, {} requests)",
+                        m.second,
+                        m.throttled_writes + m.throttled_reads
+                    ),
+                    _ => String::new(),
+                }
+            );
+        }
+        Ok(out)
+    }
+}
+
+/// A bar of `width` cells filled to `fraction` (capped at full).
+fn bar(fraction: f64, width: usize) -> String {
+    let filled = ((fraction.clamp(0.0, 1.0)) * width as f64).round() as usize;
+    format!("{}{}", "█".repeat(filled), "·".repeat(width - filled))
+}

@@ -1,0 +1,150 @@
+//! The request log: what every request did, for tests, katas and learners to query.
+//!
+//! Each request that reaches the world leaves one [`RequestRecord`]: the operation, the
+//! table and index it touched, the partitions it was routed to, the capacity it consumed
+//! and whether it succeeded. A hidden test can then say "this access pattern was served by
+//! one Query and no Scan" or "no request was throttled" without looking inside the
+//! learner's code.
+//!
+//! The log keeps the most recent `request_log_capacity` records (a long simulation would
+//! otherwise hold millions); [`LogTotals`] counts everything since the world began.
+
+use std::collections::{BTreeMap, VecDeque};
+
+/// What one request did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RequestRecord {
+    /// Position in the world's history of requests (0, 1, 2, …).
+    pub seq: u64,
+    /// Simulated time the request was served at (ms).
+    pub at_ms: u64,
+    /// `GetItem`, `Query`, `Scan`, `PutItem`, …
+    pub operation: &'static str,
+    /// Tables the request touched, in the order it touched them.
+    pub tables: Vec<String>,
+    /// The index, for a Query or Scan on an index.
+    pub index: Option<String>,
+    /// (table, partition id) pairs the request was routed to, in order, without repeats.
+    pub partitions: Vec<(String, u32)>,
+    pub read_units: f64,
+    pub write_units: f64,
+    /// `None` on success; the exception name otherwise (`ProvisionedThroughputExceededException`…).
+    pub error: Option<&'static str>,
+}
+
+impl RequestRecord {
+    pub fn succeeded(&self) -> bool {
+        self.error.is_none()
+    }
+
+    pub fn throttled(&self) -> bool {
+        matches!(
+            self.error,
+            Some("ProvisionedThroughputExceededException" | "ThrottlingException")
+        )
+    }
+
+    /// Whether the request touched `table`.
+    pub fn touches(&self, table: &str) -> bool {
+        self.tables.iter().any(|t| t == table)
+    }
+}
+
+/// Counts over every request since the world began (the log itself is bounded).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LogTotals {
+    pub requests: u64,
+    /// operation → count.
+    pub by_operation: BTreeMap<&'static str, u64>,
+    /// exception name → count.
+    pub errors: BTreeMap<&'static str, u64>,
+    pub throttled: u64,
+}
+
+/// The bounded log plus the totals.
+#[derive(Clone, Debug, Default)]
+pub struct RequestLog {
+    pub records: VecDeque<RequestRecord>,
+    pub totals: LogTotals,
+    pub capacity: usize,
+    pub current: Option<RequestRecord>,
+}
+
+impl RequestLog {
+    pub fn new(capacity: usize) -> RequestLog {
+        RequestLog {
+            capacity,
+            ..RequestLog::default()
+        }
+    }
+
+    pub fn begin(&mut self, operation: &'static str, at_ms: u64) {
+        self.current = Some(RequestRecord {
+            seq: self.totals.requests,
+            at_ms,
+            operation,
+            tables: Vec::new(),
+            index: None,
+            partitions: Vec::new(),
+            read_units: 0.0,
+            write_units: 0.0,
+            error: None,
+        });
+    }
+
+    /// Notes that the current request was routed to a partition and spent units there.
+    pub fn touch(&mut self, table: &str, partition: u32, read: f64, write: f64) {
+        if let Some(r) = &mut self.current {
+            if !r.tables.iter().any(|t| t == table) {
+                r.tables.push(table.to_string());
+            }
+            if !r
+                .partitions
+                .iter()
+                .any(|(t, p)| t == table && *p == partition)
+            {
+                r.partitions.push((table.to_string(), partition));
+            }
+            r.read_units += read;
+            r.write_units += write;
+        }
+    }
+
+    /// Notes the table (and index) the current request addressed, even if it never reached
+    /// a partition (a rejected request).
+    pub fn target(&mut self, table: &str, index: Option<&str>) {
+        if let Some(r) = &mut self.current {
+            if !r.tables.iter().any(|t| t == table) {
+                r.tables.push(table.to_string());
+            }
+            if index.is_some() {
+                r.index = index.map(str::to_string);
+            }
+        }
+    }
+
+    pub fn finish(&mut self, error: Option<&'static str>) {
+        let Some(mut record) = self.current.take() else {
+            return;
+        };
+        record.error = error;
+        self.totals.requests += 1;
+        *self
+            .totals
+            .by_operation
+            .entry(record.operation)
+            .or_insert(0) += 1;
+        if let Some(e) = error {
+            *self.totals.errors.entry(e).or_insert(0) += 1;
+        }
+        if record.throttled() {
+            self.totals.throttled += 1;
+        }
+        if self.capacity > 0 {
+            if self.records.len() == self.capacity {
+                self.records.pop_front();
+            }
+            self.records.push_back(record);
+        }
+    }
+}
