@@ -3,6 +3,8 @@
 //! the capacity a page costs.
 mod common;
 
+use std::time::Duration;
+
 use common::*;
 use engine::types::{
     AttributeDefinition, BillingMode, KeySchemaElement, KeyType, ReturnConsumedCapacity,
@@ -557,6 +559,8 @@ fn the_page_stops_after_the_item_that_reaches_1_mb() {
     let (w, c) = app();
     // 15 items of exactly 100 KB: the 11th brings the page to 1,126,400 bytes ≥ 1 MB.
     for i in 0..15 {
+        // One partition takes 1,000 write units a second: let the clock move on.
+        w.advance(Duration::from_secs(1));
         put(&c, sized("BIG", &format!("{i:02}"), 100 * 1024));
     }
     w.settle();
@@ -595,6 +599,8 @@ fn the_page_stops_after_the_item_that_reaches_1_mb() {
 fn the_1_mb_page_counts_items_filtered_out() {
     let (w, c) = app();
     for i in 0..15 {
+        // One partition takes 1,000 write units a second: let the clock move on.
+        w.advance(Duration::from_secs(1));
         put(&c, sized("BIG", &format!("{i:02}"), 100 * 1024));
     }
     w.settle();
@@ -744,6 +750,10 @@ fn query_capacity_rounds_the_sum_once_1500_items_of_64_bytes() {
     let (w, c) = app();
     // 1,500 × 64 B = 96,000 bytes ⇒ 24 blocks (per-item rounding would make it 1,500).
     for i in 0..1500 {
+        if i % 500 == 0 {
+            // One partition takes 1,000 write units a second: let the clock move on.
+            w.advance(Duration::from_secs(1));
+        }
         put(&c, sized("Q", &format!("{i:04}"), 64));
     }
     w.settle();

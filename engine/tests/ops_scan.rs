@@ -280,7 +280,7 @@ fn an_empty_scan_costs_the_minimum_for_every_partition_touched() {
         .table_name("small")
         .attribute_definitions(AttributeDefinition::new("id", ScalarAttributeType::S))
         .key_schema(KeySchemaElement::new("id", KeyType::Hash))
-        .provisioned_throughput(ProvisionedThroughput::new(1, 1))
+        .provisioned_throughput(ProvisionedThroughput::new(5, 5))
         .send()
         .unwrap();
     assert_eq!(scan_units(&c, "small", true, None), 1.0);

@@ -285,7 +285,7 @@ fn a_new_table_has_as_many_partitions_as_its_throughput_needs() {
     for (name, rcu, wcu, partitions) in [
         ("small", 5, 5, 1.0),
         ("reads", 6000, 1, 3.0),
-        ("writes", 1, 2500, 3.0),
+        ("writes", 10, 2500, 3.0),
         ("both", 3000, 1000, 2.0),
     ] {
         c.create_table()
