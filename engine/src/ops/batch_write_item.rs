@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::builder::{struct_setters, value_setter};
-use super::{commit_write, prepare_item, require_table_name, table, write_cost};
+use super::{admit_item_write, commit_write, prepare_item, require_table_name, table};
 use crate::capacity::Consumption;
 use crate::client::Client;
 use crate::error::{Error, Result};
@@ -175,25 +175,25 @@ pub(crate) fn execute(
         let store = &table(state, &name)?.store;
         let writable = store.check_writable(store.locate(key.hash));
         let current = store.current(&key);
-        let cost = write_cost(current, new.as_ref(), false);
         let exists = current.is_some();
-        let admitted = writable.and_then(|_| state.admit_write(&name, key.hash, cost));
-        if let Err(e) = admitted {
-            if !e.is_retryable() {
-                return Err(e);
+        let admitted =
+            writable.and_then(|_| admit_item_write(state, &name, &key, new.as_ref(), false));
+        let used = match admitted {
+            Ok(c) => c,
+            Err(e) => {
+                if !e.is_retryable() {
+                    return Err(e);
+                }
+                first_throttle.get_or_insert(e);
+                out.unprocessed_items
+                    .entry(name)
+                    .or_default()
+                    .push(original);
+                continue;
             }
-            first_throttle.get_or_insert(e);
-            out.unprocessed_items
-                .entry(name)
-                .or_default()
-                .push(original);
-            continue;
-        }
+        };
         processed += 1;
-        consumption
-            .entry(name.clone())
-            .or_default()
-            .add(&Consumption::write(cost));
+        consumption.entry(name.clone()).or_default().add(&used);
         if new.is_some() || exists {
             commit_write(state, &name, key, new);
         }

@@ -24,7 +24,7 @@ use crate::error::{Error, Result};
 use crate::table::key::KeySchema;
 use crate::table::{Index, IndexKind, Store, Table};
 use crate::types::{
-    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
+    AttributeDefinition, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement, KeyType,
     LocalSecondaryIndex, Projection, ProjectionType, ProvisionedThroughput, StreamSpecification,
     TableDescription, TableStatus,
 };
@@ -306,6 +306,8 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
             projection: gsi.projection.clone(),
             throughput: gsi_throughput,
             store: Store::new(index_schema, count, rng),
+            status: IndexStatus::Active,
+            backfill_due_ms: None,
         });
     }
     for lsi in &input.local_secondary_indexes {
@@ -333,6 +335,8 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
             projection: lsi.projection.clone(),
             throughput: None,
             store: Store::new(index_schema, 1, rng),
+            status: IndexStatus::Active,
+            backfill_due_ms: None,
         });
     }
     if total_included > 100 {
@@ -360,11 +364,26 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
         attribute_definitions: defs.clone(),
         billing_mode: billing,
         throughput,
-        store,
         indexes,
         stream: input.stream_specification.filter(|s| s.stream_enabled),
+        stream_log: stream_label
+            .as_ref()
+            .zip(input.stream_specification.and_then(|s| s.stream_view_type))
+            .map(|(label, view)| {
+                let partitions: Vec<u32> = store.partitions.iter().map(|p| p.id).collect();
+                crate::stream::Stream::new(
+                    stream_arn(&name, label),
+                    label.clone(),
+                    view,
+                    &partitions,
+                    state.now_ms,
+                )
+            }),
+        store,
         stream_label,
         ttl_attribute: None,
+        index_queue: Default::default(),
+        ttl: Default::default(),
     };
     let mut description = describe(&table);
     description.table_status = TableStatus::Creating;
@@ -381,6 +400,15 @@ fn initial_partitions(throughput: Option<ProvisionedThroughput>) -> u32 {
         Some(t) => partitions_for_throughput(t.read_capacity_units, t.write_capacity_units),
         None => partitions_for_throughput(ON_DEMAND_INITIAL_RCU, ON_DEMAND_INITIAL_WCU),
     }
+}
+
+/// The ARN of a table's stream with `label`.
+pub(crate) fn stream_arn(table: &str, label: &str) -> String {
+    format!(
+        "arn:aws:dynamodb:{}:{}:table/{table}/stream/{label}",
+        crate::table::REGION,
+        crate::table::ACCOUNT
+    )
 }
 
 /// A stream label: the creation time as an ISO-8601-like stamp of the simulated clock.

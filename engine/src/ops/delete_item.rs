@@ -9,10 +9,9 @@ use std::collections::BTreeMap;
 
 use super::builder::{item_setters, placeholder_setters, string_setter, value_setter};
 use super::{
-    check_writable, commit_write, condition_failed, parse_expressions, require_table_name, table,
-    write_cost,
+    admit_item_write, check_writable, commit_write, condition_failed, parse_expressions,
+    require_table_name, table, write_cost,
 };
-use crate::capacity::Consumption;
 use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::ExpressionInput;
@@ -118,10 +117,13 @@ pub(crate) fn execute(state: &mut State, input: &DeleteItemInput) -> Result<Dele
         _ => None,
     };
     let exists = current.is_some();
-    state.admit_write(name, key.hash, cost)?;
-    if let Some(error) = failed {
-        return Err(error);
-    }
+    let consumption = match failed {
+        Some(error) => {
+            state.admit_write(name, key.hash, cost)?;
+            return Err(error);
+        }
+        None => admit_item_write(state, name, &key, None, false)?,
+    };
     let old = if exists {
         commit_write(state, name, key, None)
     } else {
@@ -133,6 +135,6 @@ pub(crate) fn execute(state: &mut State, input: &DeleteItemInput) -> Result<Dele
     };
     Ok(DeleteItemOutput {
         attributes,
-        consumed_capacity: Consumption::write(cost).report(name, input.return_consumed_capacity),
+        consumed_capacity: consumption.report(name, input.return_consumed_capacity),
     })
 }

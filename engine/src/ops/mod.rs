@@ -174,18 +174,117 @@ pub(crate) fn check_writable(state: &State, table_name: &str, key: &StoreKey) ->
 
 /// Commits one item write (or delete, for `None`) to a table: the store write through the
 /// partition leader, and everything a write sets off. Returns the previous item. Callers
-/// have validated everything before calling: this cannot fail.
+/// have validated and admitted the write: this cannot fail.
 pub(crate) fn commit_write(
     state: &mut State,
     table_name: &str,
     key: StoreKey,
     new: Option<Item>,
 ) -> Option<Item> {
+    commit_write_as(state, table_name, key, new, false)
+}
+
+/// [`commit_write`], saying whether DynamoDB's TTL process is the writer (its stream records
+/// carry the service identity).
+///
+/// After the store write: the TTL expiry index is updated, local indexes change at once,
+/// global ones get a propagation queued, and the stream gets a record — unless the write
+/// changed nothing, which leaves no trace.
+pub(crate) fn commit_write_as(
+    state: &mut State,
+    table_name: &str,
+    key: StoreKey,
+    new: Option<Item>,
+    ttl: bool,
+) -> Option<Item> {
     let now = state.now_ms;
     let timing = state.timing();
+    let epoch = state.epoch_seconds();
+    let delays = state.config.gsi_propagation_delay_ms;
     let State { tables, rng, .. } = state;
     let table = tables.get_mut(table_name)?;
-    table.store.write(key, new, now, rng, timing)
+    let side_effects =
+        !table.indexes.is_empty() || table.stream_log.is_some() || table.ttl.attribute.is_some();
+    if !side_effects {
+        return table.store.write(key, new, now, rng, timing);
+    }
+    let partition = table.store.partitions[table.store.locate(key.hash)].id;
+    let prev = table.store.write(key.clone(), new, now, rng, timing);
+    let current = table.store.current(&key);
+    if prev.as_ref() == current {
+        return prev;
+    }
+    let current = current.cloned();
+    table.ttl.on_write(&key, prev.as_ref(), current.as_ref());
+    if !table.indexes.is_empty() {
+        let changes = crate::index::changes(table, prev.as_ref(), current.as_ref());
+        crate::index::apply_changes(table, changes, now, rng, delays, timing);
+    }
+    if let Some(stream) = &mut table.stream_log {
+        let keys = table.store.schema.key_item(&key);
+        stream.append(
+            partition,
+            keys,
+            prev.as_ref(),
+            current.as_ref(),
+            now,
+            epoch,
+            ttl,
+        );
+    }
+    prev
+}
+
+/// Admits a table write: the table partition's capacity for the item, and every global
+/// secondary index partition the write will change (back-pressure: an index without
+/// capacity throttles the table write). Returns what the write consumes, per table and
+/// index. Nothing is written here.
+pub(crate) fn admit_item_write(
+    state: &mut State,
+    table_name: &str,
+    key: &StoreKey,
+    new: Option<&Item>,
+    transactional: bool,
+) -> Result<crate::capacity::Consumption> {
+    let table = table(state, table_name)?;
+    let old = table.store.current(key);
+    let base = write_cost(old, new, transactional);
+    let factor = if transactional { 2.0 } else { 1.0 };
+    let mut consumption = crate::capacity::Consumption::write(base);
+    let mut gsi_admissions = Vec::new();
+    if !table.indexes.is_empty() {
+        for change in crate::index::changes(table, old, new) {
+            let units = change.units * factor;
+            let global = change.kind == crate::table::IndexKind::Global;
+            consumption
+                .indexes
+                .insert(change.index.clone(), (0.0, units, global));
+            if global {
+                let hashes: Vec<u64> = change
+                    .remove
+                    .iter()
+                    .map(|k| k.hash)
+                    .chain(change.put.iter().map(|(k, _)| k.hash))
+                    .collect();
+                let share = units / hashes.len().max(1) as f64;
+                for h in hashes {
+                    gsi_admissions.push((change.index.clone(), h, share));
+                }
+            }
+        }
+    }
+    // Local index writes spend the table's capacity.
+    let lsi_units: f64 = consumption
+        .indexes
+        .values()
+        .filter(|(_, _, g)| !*g)
+        .map(|(_, w, _)| w)
+        .sum();
+    for (index, hash, units) in gsi_admissions {
+        state.admit_index_write(table_name, &index, hash, units)?;
+    }
+    state.admit_write(table_name, key.hash, base + lsi_units)?;
+    Ok(consumption)
 }
 
 /// Write units of a single-item write: the larger of the item before and after.

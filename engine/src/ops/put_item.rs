@@ -11,10 +11,9 @@ use std::collections::BTreeMap;
 
 use super::builder::{item_setters, placeholder_setters, string_setter, value_setter};
 use super::{
-    check_writable, commit_write, condition_failed, parse_expressions, prepare_item,
-    require_table_name, table, write_cost,
+    admit_item_write, check_writable, commit_write, condition_failed, parse_expressions,
+    prepare_item, require_table_name, table, write_cost,
 };
-use crate::capacity::Consumption;
 use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::ExpressionInput;
@@ -116,7 +115,6 @@ pub(crate) fn execute(state: &mut State, input: &PutItemInput) -> Result<PutItem
     let (key, item) = prepare_item(table, item, state.config.max_item_size, false)?;
     check_writable(state, name, &key)?;
     let current = table.store.current(&key);
-    let cost = write_cost(current, Some(&item), false);
     let failed = match &parsed.condition {
         Some(condition) if !condition.evaluate(current) => Some(condition_failed(
             current,
@@ -124,11 +122,16 @@ pub(crate) fn execute(state: &mut State, input: &PutItemInput) -> Result<PutItem
         )),
         _ => None,
     };
-    // Capacity is taken before the condition's verdict: a failed condition still pays.
-    state.admit_write(name, key.hash, cost)?;
-    if let Some(error) = failed {
-        return Err(error);
-    }
+    // Capacity is taken before the condition's verdict: a failed condition still pays (for
+    // the item as it is; no index is written).
+    let consumption = match failed {
+        Some(error) => {
+            let cost = write_cost(current, None, false);
+            state.admit_write(name, key.hash, cost)?;
+            return Err(error);
+        }
+        None => admit_item_write(state, name, &key, Some(&item), false)?,
+    };
     let old = commit_write(state, name, key, Some(item));
     let attributes = match input.return_values {
         Some(ReturnValue::AllOld) => old,
@@ -136,6 +139,6 @@ pub(crate) fn execute(state: &mut State, input: &PutItemInput) -> Result<PutItem
     };
     Ok(PutItemOutput {
         attributes,
-        consumed_capacity: Consumption::write(cost).report(name, input.return_consumed_capacity),
+        consumed_capacity: consumption.report(name, input.return_consumed_capacity),
     })
 }

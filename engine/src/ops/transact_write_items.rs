@@ -21,7 +21,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::builder::{struct_placeholder_setters, struct_setters, value_setter};
 use super::update_item::plan_update;
-use super::{commit_write, parse_expressions, prepare_item, require_table_name, table, write_cost};
+use super::{
+    admit_item_write, commit_write, parse_expressions, prepare_item, require_table_name, table,
+    write_cost,
+};
 use crate::capacity::{read_units, Consumption, ReadKind};
 use crate::client::Client;
 use crate::error::{CancellationReason, Error, Result};
@@ -361,23 +364,34 @@ pub(crate) fn execute(
             "Transaction request size exceeds the 4 MB limit",
         ));
     }
-    // Capacity: every action's partition must admit its (doubled) write.
+    // Capacity: every action's partition (and the index partitions its write changes) must
+    // admit its doubled write.
+    let mut used = vec![Consumption::default(); actions.len()];
     for (i, action) in actions.iter().enumerate() {
         if let Some(a) = action {
-            if let Err(e) = state.admit_write(&a.table, a.key.hash, a.cost) {
-                if !e.is_retryable() {
-                    return Err(e);
-                }
-                reasons[i] = CancellationReason {
-                    code: if matches!(e, Error::Throttling { .. }) {
-                        "ThrottlingError"
-                    } else {
-                        "ProvisionedThroughputExceeded"
+            let admitted = match &a.write {
+                Some(new) => admit_item_write(state, &a.table, &a.key, new.as_ref(), true),
+                None => state
+                    .admit_write(&a.table, a.key.hash, a.cost)
+                    .map(|_| Consumption::write(a.cost)),
+            };
+            match admitted {
+                Ok(c) => used[i] = c,
+                Err(e) => {
+                    if !e.is_retryable() {
+                        return Err(e);
                     }
-                    .to_string(),
-                    message: Some(e.message().to_string()),
-                    item: None,
-                };
+                    reasons[i] = CancellationReason {
+                        code: if matches!(e, Error::Throttling { .. }) {
+                            "ThrottlingError"
+                        } else {
+                            "ProvisionedThroughputExceeded"
+                        }
+                        .to_string(),
+                        message: Some(e.message().to_string()),
+                        item: None,
+                    };
+                }
             }
         }
     }
@@ -394,11 +408,12 @@ pub(crate) fn execute(
 
     // Phase 2: commit every write.
     let mut consumption: BTreeMap<String, Consumption> = BTreeMap::new();
-    for action in actions.into_iter().flatten() {
+    for (action, used) in actions.into_iter().zip(used) {
+        let Some(action) = action else { continue };
         consumption
             .entry(action.table.clone())
             .or_default()
-            .add(&Consumption::write(action.cost));
+            .add(&used);
         if let Some(new) = action.write {
             let exists = table(state, &action.table)?
                 .store

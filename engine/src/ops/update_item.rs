@@ -16,10 +16,9 @@ use std::collections::BTreeMap;
 
 use super::builder::{item_setters, placeholder_setters, string_setter, value_setter};
 use super::{
-    check_index_keys, check_item_size, check_writable, commit_write, condition_failed,
-    parse_expressions, require_table_name, table, write_cost,
+    admit_item_write, check_index_keys, check_item_size, check_writable, commit_write,
+    condition_failed, parse_expressions, require_table_name, table, write_cost,
 };
-use crate::capacity::Consumption;
 use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::{ExpressionInput, UpdateExpr};
@@ -162,8 +161,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateItemInput) -> Result<Upda
         parsed.update.as_ref(),
         state.config.max_item_size,
     )?;
-    let cost = write_cost(plan.old.as_ref(), Some(&plan.new), false);
-    state.admit_write(name, plan.key.hash, cost)?;
+    let consumption = admit_item_write(state, name, &plan.key, Some(&plan.new), false)?;
     let attributes = return_values(
         input.return_values,
         parsed.update.as_ref(),
@@ -175,7 +173,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateItemInput) -> Result<Upda
     }
     Ok(UpdateItemOutput {
         attributes,
-        consumed_capacity: Consumption::write(cost).report(name, input.return_consumed_capacity),
+        consumed_capacity: consumption.report(name, input.return_consumed_capacity),
     })
 }
 

@@ -232,6 +232,10 @@ pub struct Index {
     pub throughput: Option<ProvisionedThroughput>,
     /// The index's own partitioned entries, keyed by (index key, table key).
     pub store: Store,
+    /// `CREATING` while an index added to an existing table is backfilled, then `ACTIVE`.
+    pub status: crate::types::IndexStatus,
+    /// When the backfill of a `CREATING` index completes (simulated ms).
+    pub backfill_due_ms: Option<u64>,
 }
 
 /// One table: definition plus data.
@@ -249,6 +253,12 @@ pub struct Table {
     pub stream: Option<StreamSpecification>,
     pub stream_label: Option<String>,
     pub ttl_attribute: Option<String>,
+    /// Changes on their way to global secondary indexes, in order.
+    pub index_queue: std::collections::VecDeque<crate::index::Propagation>,
+    /// The table's stream (kept for 24 hours after the stream is disabled).
+    pub stream_log: Option<crate::stream::Stream>,
+    /// TTL setting and the index of items by expiry.
+    pub ttl: crate::ttl::Ttl,
 }
 
 impl Table {

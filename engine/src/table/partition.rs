@@ -201,9 +201,9 @@ impl Partition {
         quorum_peer: usize,
         slow_delay_ms: u64,
     ) -> Option<Item> {
-        let leader = self
-            .leader
-            .expect("writes are only routed to partitions with a leader");
+        // Writes are routed to partitions with a leader; index maintenance that must not be
+        // lost writes through the most advanced replica otherwise.
+        let leader = self.leader.unwrap_or_else(|| self.most_advanced());
         self.seq += 1;
         let seq = self.seq;
         for i in 0..self.replicas.len() {

@@ -71,6 +71,23 @@ pub struct WorldConfig {
     pub metrics_retention_s: u64,
     /// Requests kept in the request log (older ones are dropped; totals keep counting).
     pub request_log_capacity: usize,
+    /// Unix time (seconds) at which the simulated clock starts. TTL attributes and stream
+    /// records are read against it. Default: 2026-01-01T00:00:00Z.
+    pub epoch_seconds: u64,
+    /// Delay before a table change reaches a global secondary index (ms, seeded from this
+    /// range). DynamoDB: "usually milliseconds", longer in rare failures.
+    pub gsi_propagation_delay_ms: (u64, u64),
+    /// How long backfilling a new global secondary index takes per 1,000 items (ms), at
+    /// least one second. DynamoDB: minutes to hours for large tables.
+    pub backfill_ms_per_1000_items: u64,
+    /// How often the TTL sweeper runs (seconds). DynamoDB does not say.
+    pub ttl_sweep_interval_s: u64,
+    /// How long after expiry an item becomes deletable by the sweeper (seconds). DynamoDB:
+    /// "typically within 48 hours" — the default (1 h, swept hourly) keeps tests short
+    /// while still showing expired items that have not been deleted yet.
+    pub ttl_delete_delay_s: u64,
+    /// How long stream records are kept (seconds). DynamoDB: 24 hours.
+    pub stream_retention_s: u64,
 }
 
 impl Default for WorldConfig {
@@ -91,6 +108,12 @@ impl Default for WorldConfig {
             split_for_heat_threshold: 0.8,
             metrics_retention_s: 3600,
             request_log_capacity: 100_000,
+            epoch_seconds: 1_767_225_600,
+            gsi_propagation_delay_ms: (5, 50),
+            backfill_ms_per_1000_items: 1_000,
+            ttl_sweep_interval_s: 3600,
+            ttl_delete_delay_s: 3600,
+            stream_retention_s: 24 * 3600,
         }
     }
 }
@@ -107,6 +130,8 @@ impl Default for WorldConfig {
 #[derive(Clone, Debug)]
 pub struct World {
     state: Arc<Mutex<State>>,
+    /// Stream consumers (their handlers run outside the state's lock).
+    consumers: Arc<Mutex<Vec<crate::stream::consumer::Consumer>>>,
 }
 
 impl World {
@@ -123,6 +148,7 @@ impl World {
         let state = State::new(config);
         World {
             state: Arc::new(Mutex::new(state)),
+            consumers: Arc::new(Mutex::new(Vec::new())),
         }
     }
 
@@ -136,27 +162,60 @@ impl World {
         Duration::from_millis(self.lock().now_ms)
     }
 
-    /// Moves the clock forward and runs the background work that falls due.
+    /// Moves the clock forward by `by`, running the background work that falls due on the
+    /// way (replication, elections, index propagation, TTL sweeps, stream deliveries), in
+    /// time order.
     pub fn advance(&self, by: Duration) {
-        let mut state = self.lock();
         let by_ms = u64::try_from(by.as_millis()).unwrap_or(u64::MAX);
-        state.now_ms = state.now_ms.saturating_add(by_ms);
+        let target = self.lock().now_ms.saturating_add(by_ms);
+        while let Some(next) = self.next_event().filter(|t| *t <= target) {
+            self.step_to(next);
+        }
+        let mut state = self.lock();
+        state.now_ms = state.now_ms.max(target);
         state.run_due();
     }
 
-    /// Advances the clock until no background work is pending (replication caught up, …),
-    /// and returns how far it moved. Faults stay in place: a replica that is down stays
-    /// behind.
+    /// Advances the clock until no background work is pending — replication caught up,
+    /// indexes propagated, due TTL deletions done, every stream record delivered to its
+    /// consumers — and returns how far it moved. Faults stay in place: a replica that is
+    /// down stays behind. Gives up after `SETTLE_HORIZON` of simulated time (a consumer
+    /// whose handler always fails and retries forever never settles).
     pub fn settle(&self) -> Duration {
-        let mut state = self.lock();
-        let start = state.now_ms;
-        while let Some(due) = state.next_due() {
-            if due > state.now_ms {
-                state.now_ms = due;
-            }
-            state.run_due();
+        let start = self.lock().now_ms;
+        let horizon = start.saturating_add(SETTLE_HORIZON_MS);
+        while let Some(next) = self.next_event().filter(|t| *t <= horizon) {
+            self.step_to(next);
         }
-        Duration::from_millis(state.now_ms - start)
+        Duration::from_millis(self.lock().now_ms - start)
+    }
+
+    /// The next time something happens on its own: background work, or a consumer poll
+    /// while records wait.
+    fn next_event(&self) -> Option<u64> {
+        let background = self.lock().next_due();
+        let poll = if self.consumers_pending() {
+            self.next_poll()
+        } else {
+            None
+        };
+        background.into_iter().chain(poll).min()
+    }
+
+    fn step_to(&self, t: u64) {
+        let now = {
+            let mut state = self.lock();
+            state.now_ms = state.now_ms.max(t);
+            state.run_due();
+            state.now_ms
+        };
+        self.poll_consumers(now);
+    }
+
+    /// Simulated seconds since the Unix epoch (the world starts at
+    /// `WorldConfig::epoch_seconds`). TTL attributes and stream records use this clock.
+    pub fn epoch_seconds(&self) -> u64 {
+        self.lock().epoch_seconds()
     }
 
     /// The configuration this world runs with.
@@ -178,6 +237,12 @@ impl World {
         result
     }
 
+    pub(crate) fn consumers(&self) -> MutexGuard<'_, Vec<crate::stream::consumer::Consumer>> {
+        self.consumers
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
     pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
         // A panic while holding the lock cannot leave a half-applied write: every operation
         // validates before it mutates. So a poisoned lock is still consistent.
@@ -186,6 +251,9 @@ impl World {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
+
+/// How far `settle` may move the clock at most: 30 simulated days.
+pub const SETTLE_HORIZON_MS: u64 = 30 * 24 * 3600 * 1000;
 
 /// Fastest replication to the slower follower (ms).
 pub const DEFAULT_REPLICATION_DELAY_MIN_MS: u64 = 1;

@@ -44,6 +44,11 @@ impl State {
         }
     }
 
+    /// Simulated Unix time in seconds.
+    pub fn epoch_seconds(&self) -> u64 {
+        self.config.epoch_seconds + self.now_ms / 1000
+    }
+
     /// Starts the record of a request.
     pub fn begin_request(&mut self, operation: &'static str) {
         self.log.begin(operation, self.now_ms);
@@ -155,17 +160,70 @@ impl State {
     }
 
     /// Runs background work due at or before the current time: replication catch-up,
-    /// elections, splits.
+    /// elections, splits (and their stream shards), index propagation and backfills, TTL
+    /// sweeps, stream trimming.
     pub fn run_due(&mut self) {
         let now = self.now_ms;
         let size_limit = self.config.partition_size_limit;
+        let timing = self.timing();
+        let retention_ms = self.config.stream_retention_s * 1000;
         let State { tables, rng, .. } = self;
         for table in tables.values_mut() {
-            background(&mut table.store, now, size_limit, rng);
+            let splits = background(&mut table.store, now, size_limit, rng);
+            if let Some(stream) = &mut table.stream_log {
+                for (parent, children) in splits {
+                    stream.on_split(parent, children, now);
+                }
+                stream.trim(now, retention_ms);
+            }
             for index in &mut table.indexes {
                 background(&mut index.store, now, size_limit, rng);
             }
+            crate::index::run_due(table, now, rng, timing);
         }
+        self.sweep_ttl();
+    }
+
+    /// The TTL sweeper: on each sweep boundary, deletes items expired long enough ago.
+    fn sweep_ttl(&mut self) {
+        let interval_ms = self.config.ttl_sweep_interval_s.max(1) * 1000;
+        let now = self.now_ms;
+        let epoch = self.epoch_seconds();
+        let delay = self.config.ttl_delete_delay_s;
+        let mut deletions = Vec::new();
+        for (name, table) in &mut self.tables {
+            if table.ttl.attribute.is_none() {
+                continue;
+            }
+            let last = table.ttl.last_sweep_ms;
+            if last.is_some_and(|l| l / interval_ms == now / interval_ms) {
+                continue;
+            }
+            table.ttl.last_sweep_ms = Some(now);
+            for key in table.ttl.due(epoch, delay) {
+                deletions.push((name.clone(), key));
+            }
+        }
+        for (name, key) in deletions {
+            crate::ops::commit_write_as(self, &name, key, None, true);
+        }
+    }
+
+    /// When the TTL sweeper next has something to delete.
+    fn next_ttl_due(&self) -> Option<u64> {
+        let interval_ms = self.config.ttl_sweep_interval_s.max(1) * 1000;
+        let epoch0 = self.config.epoch_seconds;
+        let delay = self.config.ttl_delete_delay_s;
+        self.tables
+            .values()
+            .filter(|t| t.ttl.attribute.is_some())
+            .filter_map(|t| t.ttl.earliest(self.epoch_seconds()))
+            .map(|expiry| {
+                let deletable_ms = (expiry + delay).saturating_sub(epoch0).saturating_mul(1000);
+                let at = deletable_ms.max(self.now_ms + 1);
+                at.div_ceil(interval_ms) * interval_ms
+            })
+            .min()
     }
 
     /// The earliest time background work is due, if any is pending.
@@ -183,8 +241,10 @@ impl State {
             .flat_map(|t| {
                 std::iter::once(store_due(&t.store))
                     .chain(t.indexes.iter().map(|i| store_due(&i.store)))
+                    .chain(std::iter::once(crate::index::next_due(t)))
             })
             .flatten()
+            .chain(self.next_ttl_due())
             .min()
     }
 }
@@ -307,8 +367,14 @@ fn roll_partition(
     }
 }
 
-/// Background work of one store: replication, elections, splits.
-fn background(store: &mut Store, now: u64, size_limit: usize, rng: &mut Rng) {
+/// Background work of one store: replication, elections, splits. Returns the splits made.
+fn background(
+    store: &mut Store,
+    now: u64,
+    size_limit: usize,
+    rng: &mut Rng,
+) -> Vec<(u32, [u32; 2])> {
+    let mut splits = Vec::new();
     store.catch_up(now);
     for p in &mut store.partitions {
         if p.election_due_ms.is_some_and(|due| due <= now) {
@@ -328,10 +394,12 @@ fn background(store: &mut Store, now: u64, size_limit: usize, rng: &mut Rng) {
         } else {
             None
         };
-        if split.is_none() {
-            i += 1;
+        match split {
+            Some(children) => splits.push((store.splits.last().map_or(0, |s| s.0), children)),
+            None => i += 1,
         }
     }
+    splits
 }
 
 /// Elects the most advanced live replica (ties broken by the seed). It has every

@@ -1,0 +1,282 @@
+//! # Streams
+//!
+//! A DynamoDB stream is a change log of a table: one record per item-level change —
+//! `INSERT`, `MODIFY` or `REMOVE` — with the item's key and, depending on the view type, its
+//! new image, its old image, or both. Records are kept for 24 hours.
+//!
+//! Records live in **shards**. Each table partition writes to its own shard, so the records
+//! of one item are in the order of its modifications, while records of items in different
+//! partitions have no order between them. When a partition splits, its shard is closed and
+//! two child shards open, each naming the parent; a reader finishes a parent before its
+//! children to keep each item's order.
+//!
+//! ```text
+//!  partition 0 ──▶ shard-0000 [INSERT k1][MODIFY k1][REMOVE k7] ─ closed at split
+//!                     ├──▶ shard-0002 (parent shard-0000) [MODIFY k1] …
+//!                     └──▶ shard-0003 (parent shard-0000) [INSERT k9] …
+//!  partition 1 ──▶ shard-0001 [INSERT k2] …
+//! ```
+//!
+//! Guarantees modelled: every change appears exactly once in the stream, in modification
+//! order per item; a write that changes nothing and a failed conditional write write no
+//! record; a transaction's records appear after it commits; TTL deletions appear as
+//! `REMOVE` with the service's `userIdentity`. Sequence numbers increase within a shard.
+//!
+//! Readers use shard iterators (`TRIM_HORIZON`, `LATEST`, `AT_SEQUENCE_NUMBER`,
+//! `AFTER_SEQUENCE_NUMBER`), which expire after 15 minutes; reading records older than the
+//! retention period fails with `TrimmedDataAccessException`.
+//!
+//! Left out: the 4-hour shard rollover and the limit of two concurrent readers per shard.
+
+pub mod consumer;
+
+use crate::types::StreamViewType;
+use crate::value::{item_size, Item};
+
+/// `INSERT`, `MODIFY` or `REMOVE`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum OperationType {
+    Insert,
+    Modify,
+    Remove,
+}
+
+impl OperationType {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            OperationType::Insert => "INSERT",
+            OperationType::Modify => "MODIFY",
+            OperationType::Remove => "REMOVE",
+        }
+    }
+}
+
+/// Who made a change, when it was not the application (TTL deletes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identity {
+    /// `Service`.
+    pub r#type: String,
+    /// `dynamodb.amazonaws.com`.
+    pub principal_id: String,
+}
+
+/// The DynamoDB part of a stream record (the SDK's `StreamRecord`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamRecord {
+    /// Epoch seconds of the change, rounded down.
+    pub approximate_creation_date_time: u64,
+    pub keys: Item,
+    pub new_image: Option<Item>,
+    pub old_image: Option<Item>,
+    pub sequence_number: String,
+    pub size_bytes: u64,
+    pub stream_view_type: StreamViewType,
+}
+
+/// One stream record (the SDK's `Record`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    pub event_id: String,
+    pub event_name: OperationType,
+    pub event_version: String,
+    pub event_source: String,
+    pub aws_region: String,
+    pub user_identity: Option<Identity>,
+    pub dynamodb: StreamRecord,
+}
+
+impl Record {
+    pub fn event_name(&self) -> OperationType {
+        self.event_name
+    }
+    pub fn keys(&self) -> &Item {
+        &self.dynamodb.keys
+    }
+    pub fn new_image(&self) -> Option<&Item> {
+        self.dynamodb.new_image.as_ref()
+    }
+    pub fn old_image(&self) -> Option<&Item> {
+        self.dynamodb.old_image.as_ref()
+    }
+    pub fn sequence_number(&self) -> &str {
+        &self.dynamodb.sequence_number
+    }
+    /// Whether DynamoDB's TTL process made this change.
+    pub fn is_ttl_delete(&self) -> bool {
+        self.user_identity
+            .as_ref()
+            .is_some_and(|i| i.principal_id == TTL_PRINCIPAL)
+    }
+}
+
+/// One shard: the records of one partition between two splits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shard {
+    pub shard_id: String,
+    pub parent_shard_id: Option<String>,
+    /// The partition whose changes this shard carries.
+    pub partition: u32,
+    /// (sequence number, simulated ms) of each record, oldest first.
+    pub records: Vec<(u64, u64, Record)>,
+    pub starting_sequence_number: u64,
+    /// Set when the shard was closed (its partition split).
+    pub ending_sequence_number: Option<u64>,
+    /// Sequence numbers below this were trimmed (retention).
+    pub trimmed_before: u64,
+}
+
+/// A table's stream.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stream {
+    pub arn: String,
+    pub label: String,
+    pub view_type: StreamViewType,
+    pub shards: Vec<Shard>,
+    /// The next sequence number (shared by the stream's shards, so numbers increase).
+    pub next_sequence: u64,
+    pub next_shard: u32,
+    /// Set when the stream was disabled: no more records.
+    pub disabled: bool,
+}
+
+impl Stream {
+    pub fn new(
+        arn: String,
+        label: String,
+        view_type: StreamViewType,
+        partitions: &[u32],
+        now_ms: u64,
+    ) -> Stream {
+        let mut stream = Stream {
+            arn,
+            label,
+            view_type,
+            shards: Vec::new(),
+            next_sequence: SEQUENCE_BASE,
+            next_shard: 0,
+            disabled: false,
+        };
+        for p in partitions {
+            stream.open_shard(*p, None, now_ms);
+        }
+        stream
+    }
+
+    fn open_shard(&mut self, partition: u32, parent: Option<String>, now_ms: u64) {
+        let id = format!("shardId-{:020}-{:08x}", now_ms, self.next_shard);
+        self.next_shard += 1;
+        self.shards.push(Shard {
+            shard_id: id,
+            parent_shard_id: parent,
+            partition,
+            records: Vec::new(),
+            starting_sequence_number: self.next_sequence,
+            ending_sequence_number: None,
+            trimmed_before: 0,
+        });
+    }
+
+    /// The open shard of a partition.
+    fn open_shard_of(&mut self, partition: u32) -> Option<&mut Shard> {
+        self.shards
+            .iter_mut()
+            .find(|s| s.partition == partition && s.ending_sequence_number.is_none())
+    }
+
+    /// Closes the parent partition's shard and opens one per child.
+    pub fn on_split(&mut self, parent: u32, children: [u32; 2], now_ms: u64) {
+        let seq = self.next_sequence;
+        let parent_id = self.open_shard_of(parent).map(|s| {
+            s.ending_sequence_number = Some(seq.saturating_sub(1).max(s.starting_sequence_number));
+            s.shard_id.clone()
+        });
+        for c in children {
+            self.open_shard(c, parent_id.clone(), now_ms);
+        }
+    }
+
+    /// Appends the record of one change to the partition's shard.
+    #[allow(clippy::too_many_arguments)]
+    pub fn append(
+        &mut self,
+        partition: u32,
+        keys: Item,
+        old: Option<&Item>,
+        new: Option<&Item>,
+        now_ms: u64,
+        epoch_seconds: u64,
+        ttl: bool,
+    ) {
+        if self.disabled {
+            return;
+        }
+        let event_name = match (old, new) {
+            (None, Some(_)) => OperationType::Insert,
+            (Some(_), Some(_)) => OperationType::Modify,
+            (Some(_), None) => OperationType::Remove,
+            (None, None) => return,
+        };
+        let (new_image, old_image) = match self.view_type {
+            StreamViewType::KeysOnly => (None, None),
+            StreamViewType::NewImage => (new.cloned(), None),
+            StreamViewType::OldImage => (None, old.cloned()),
+            StreamViewType::NewAndOldImages => (new.cloned(), old.cloned()),
+        };
+        let size = item_size(&keys)
+            + new_image.as_ref().map_or(0, item_size)
+            + old_image.as_ref().map_or(0, item_size);
+        let seq = self.next_sequence;
+        self.next_sequence += 1;
+        let view_type = self.view_type;
+        let Some(shard) = self.open_shard_of(partition) else {
+            return;
+        };
+        let record = Record {
+            event_id: format!("{:032x}", seq),
+            event_name,
+            event_version: "1.1".to_string(),
+            event_source: "aws:dynamodb".to_string(),
+            aws_region: crate::table::REGION.to_string(),
+            user_identity: ttl.then(|| Identity {
+                r#type: "Service".to_string(),
+                principal_id: TTL_PRINCIPAL.to_string(),
+            }),
+            dynamodb: StreamRecord {
+                approximate_creation_date_time: epoch_seconds,
+                keys,
+                new_image,
+                old_image,
+                sequence_number: format_sequence(seq),
+                size_bytes: size.max(1) as u64,
+                stream_view_type: view_type,
+            },
+        };
+        shard.records.push((seq, now_ms, record));
+    }
+
+    /// Drops records older than the retention period.
+    pub fn trim(&mut self, now_ms: u64, retention_ms: u64) {
+        let horizon = now_ms.saturating_sub(retention_ms);
+        for shard in &mut self.shards {
+            let cut = shard.records.partition_point(|(_, at, _)| *at < horizon);
+            if cut > 0 {
+                shard.trimmed_before = shard.records[cut - 1].0 + 1;
+                shard.records.drain(..cut);
+            }
+        }
+        // A closed shard with nothing left and older than retention disappears.
+        self.shards.retain(|s| {
+            s.ending_sequence_number.is_none() || !s.records.is_empty() || s.trimmed_before == 0
+        });
+    }
+}
+
+/// Sequence numbers are shown as 21-digit strings, as DynamoDB's are at least.
+pub fn format_sequence(seq: u64) -> String {
+    format!("{seq:021}")
+}
+
+/// The first sequence number of every stream (21 digits when formatted).
+pub const SEQUENCE_BASE: u64 = 100_000_000_000_000_000;
+/// The principal of TTL deletions in stream records.
+pub const TTL_PRINCIPAL: &str = "dynamodb.amazonaws.com";
