@@ -8,6 +8,14 @@
 //! A `Client` is a cheap handle (`Clone + Send + Sync`) to its [`World`]; clone it into as
 //! many threads as you like.
 
+use crate::ops::streams::{
+    DescribeStreamFluentBuilder, GetRecordsFluentBuilder, GetShardIteratorFluentBuilder,
+    ListStreamsFluentBuilder,
+};
+use crate::ops::update_table::UpdateTableFluentBuilder;
+use crate::ops::update_time_to_live::{
+    DescribeTimeToLiveFluentBuilder, UpdateTimeToLiveFluentBuilder,
+};
 use crate::ops::{
     batch_get_item::BatchGetItemFluentBuilder, batch_write_item::BatchWriteItemFluentBuilder,
     create_table::CreateTableFluentBuilder, delete_item::DeleteItemFluentBuilder,
@@ -76,5 +84,30 @@ impl Client {
     }
     pub fn transact_get_items(&self) -> TransactGetItemsFluentBuilder {
         TransactGetItemsFluentBuilder::new(self.clone())
+    }
+    pub fn update_table(&self) -> UpdateTableFluentBuilder {
+        UpdateTableFluentBuilder::new(self.clone())
+    }
+    pub fn update_time_to_live(&self) -> UpdateTimeToLiveFluentBuilder {
+        UpdateTimeToLiveFluentBuilder::new(self.clone())
+    }
+    pub fn describe_time_to_live(&self) -> DescribeTimeToLiveFluentBuilder {
+        DescribeTimeToLiveFluentBuilder::new(self.clone())
+    }
+    /// Streams API (a separate client in the AWS SDK).
+    pub fn list_streams(&self) -> ListStreamsFluentBuilder {
+        ListStreamsFluentBuilder::new(self.clone())
+    }
+    /// Streams API (a separate client in the AWS SDK).
+    pub fn describe_stream(&self) -> DescribeStreamFluentBuilder {
+        DescribeStreamFluentBuilder::new(self.clone())
+    }
+    /// Streams API (a separate client in the AWS SDK).
+    pub fn get_shard_iterator(&self) -> GetShardIteratorFluentBuilder {
+        GetShardIteratorFluentBuilder::new(self.clone())
+    }
+    /// Streams API (a separate client in the AWS SDK).
+    pub fn get_records(&self) -> GetRecordsFluentBuilder {
+        GetRecordsFluentBuilder::new(self.clone())
     }
 }

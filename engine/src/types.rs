@@ -402,3 +402,8 @@ impl From<ScalarAttributeType> for crate::expr::ScalarType {
         }
     }
 }
+pub use crate::ops::streams::{ShardDescription, ShardIteratorType, StreamDescription};
+pub use crate::ops::update_table::GlobalSecondaryIndexUpdate;
+pub use crate::ops::update_time_to_live::{TimeToLiveDescription, TimeToLiveSpecification};
+pub use crate::stream::consumer::{EventSourceMapping, StartingPosition};
+pub use crate::stream::{Identity, OperationType, Record, StreamRecord};

@@ -355,7 +355,7 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
     let stream_label = input
         .stream_specification
         .filter(|s| s.stream_enabled)
-        .map(|_| stream_label(state.now_ms));
+        .map(|_| stream_label(state.config.epoch_seconds * 1000 + state.now_ms));
     let table = Table {
         name: name.clone(),
         status: TableStatus::Active,
@@ -411,16 +411,9 @@ pub(crate) fn stream_arn(table: &str, label: &str) -> String {
     )
 }
 
-/// A stream label: the creation time as an ISO-8601-like stamp of the simulated clock.
-pub(crate) fn stream_label(now_ms: u64) -> String {
-    let secs = now_ms / 1000;
-    format!(
-        "1970-01-01T00:00:00.000+{:02}:{:02}:{:02}.{:03}",
-        secs / 3600,
-        (secs / 60) % 60,
-        secs % 60,
-        now_ms % 1000
-    )
+/// A stream label: the time the stream was enabled, ISO 8601 (as DynamoDB's labels are).
+pub(crate) fn stream_label(epoch_ms: u64) -> String {
+    crate::world::iso8601(epoch_ms)
 }
 
 /// Reads per second one partition serves. DynamoDB: 3,000 RCU.

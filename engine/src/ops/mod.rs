@@ -20,9 +20,12 @@ pub mod list_tables;
 pub mod put_item;
 pub mod query;
 pub mod scan;
+pub mod streams;
 pub mod transact_get_items;
 pub mod transact_write_items;
 pub mod update_item;
+pub mod update_table;
+pub mod update_time_to_live;
 
 mod builder;
 mod read_path;
@@ -149,6 +152,17 @@ pub(crate) fn attribute_type(table: &Table, name: &str) -> Option<ScalarAttribut
         .iter()
         .find(|d| d.attribute_name == name)
         .map(|d| d.attribute_type)
+}
+
+/// An index being backfilled cannot be read yet.
+pub(crate) fn check_index_readable(index: &crate::table::Index) -> Result<()> {
+    if index.status == crate::types::IndexStatus::Creating {
+        return Err(Error::validation(format!(
+            "Cannot read from backfilling global secondary index: {}",
+            index.name
+        )));
+    }
+    Ok(())
 }
 
 /// The error of a failed condition, carrying the current item if the request asked for it.

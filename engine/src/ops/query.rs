@@ -188,6 +188,7 @@ pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutp
         None => None,
     };
     if let Some(index) = index {
+        super::check_index_readable(index)?;
         if index.kind == IndexKind::Global && consistent {
             return Err(Error::validation(
                 "Consistent reads are not supported on global secondary indexes",
@@ -286,7 +287,13 @@ pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutp
         .and_then(|k| data.get(k))
         .map(|item| evaluated_key(item, &store_schema, base_schema));
     let units = read_units_min_blocks(pager.bytes, ReadKind::from_consistent(consistent), 1);
-    state.admit_read(name, hash, units)?;
+    match (
+        &input.index_name,
+        index_kind(state, name, input.index_name.as_deref()),
+    ) {
+        (Some(i), Some(IndexKind::Global)) => state.admit_index_read(name, i, hash, units)?,
+        _ => state.admit_read(name, hash, units)?,
+    }
     let consumption = match (
         &input.index_name,
         index_kind(state, name, input.index_name.as_deref()),

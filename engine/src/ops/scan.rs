@@ -173,6 +173,9 @@ pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput
         None => None,
     };
     let index_kind = index.map(|i| i.kind);
+    if let Some(i) = index {
+        super::check_index_readable(i)?;
+    }
     if index_kind == Some(IndexKind::Global) && consistent {
         return Err(Error::validation(
             "Consistent reads are not supported on global secondary indexes",
@@ -263,7 +266,11 @@ pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput
         touched.max(1),
     );
     for h in hashes {
-        state.admit_read(name, h, units / touched.max(1) as f64)?;
+        let share = units / touched.max(1) as f64;
+        match (&input.index_name, index_kind) {
+            (Some(i), Some(IndexKind::Global)) => state.admit_index_read(name, i, h, share)?,
+            _ => state.admit_read(name, h, share)?,
+        }
     }
     let consumption = match (&input.index_name, index_kind) {
         (Some(i), Some(kind)) => {

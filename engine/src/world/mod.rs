@@ -252,6 +252,30 @@ impl World {
     }
 }
 
+/// Formats Unix milliseconds as ISO 8601 (`2026-01-01T00:00:00.000`), UTC.
+pub fn iso8601(epoch_ms: u64) -> String {
+    let secs = epoch_ms / 1000;
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Howard Hinnant's civil-from-days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}",
+        rem / 3600,
+        (rem / 60) % 60,
+        rem % 60,
+        epoch_ms % 1000
+    )
+}
+
 /// How far `settle` may move the clock at most: 30 simulated days.
 pub const SETTLE_HORIZON_MS: u64 = 30 * 24 * 3600 * 1000;
 

@@ -73,7 +73,6 @@ impl State {
 
     /// Takes read capacity from a global secondary index's partition (a local index reads
     /// through its table's capacity).
-    #[allow(dead_code)] // used by index queries (secondary indexes)
     pub fn admit_index_read(
         &mut self,
         table: &str,
@@ -86,7 +85,6 @@ impl State {
 
     /// Takes write capacity from a global secondary index's partition, for the index write a
     /// table write causes.
-    #[allow(dead_code)] // used by index maintenance (secondary indexes)
     pub fn admit_index_write(
         &mut self,
         table: &str,

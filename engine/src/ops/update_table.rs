@@ -1,0 +1,289 @@
+//! UpdateTable: change a table's capacity, add or remove a global secondary index, or turn
+//! its stream on or off.
+//!
+//! Semantics: one index creation or deletion per call. A new global secondary index starts
+//! `CREATING` with `Backfilling = true` while the existing items are copied in (on the
+//! simulated clock), and cannot be queried until it is `ACTIVE`; writes made meanwhile reach
+//! it too. Deleting an index leaves the table's data and traffic alone. Enabling a stream
+//! when one is enabled is `ResourceInUseException`; a new stream gets a new ARN and label.
+
+use super::builder::{string_setter, value_setter};
+use super::create_table::{partitions_for_throughput, stream_arn, stream_label};
+use super::describe_table::describe;
+use super::{require_table_name, validate_name};
+use crate::client::Client;
+use crate::error::{Error, Result};
+use crate::table::key::KeySchema;
+use crate::table::{Index, IndexKind, Store};
+use crate::types::{
+    AttributeDefinition, BillingMode, GlobalSecondaryIndex, IndexStatus, KeyType,
+    ProvisionedThroughput, StreamSpecification, TableDescription,
+};
+use crate::world::State;
+
+/// One change to a table's global secondary indexes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GlobalSecondaryIndexUpdate {
+    Create(GlobalSecondaryIndex),
+    Delete {
+        index_name: String,
+    },
+    Update {
+        index_name: String,
+        provisioned_throughput: ProvisionedThroughput,
+    },
+}
+
+/// The parameters of an UpdateTable request.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct UpdateTableInput {
+    pub table_name: Option<String>,
+    pub attribute_definitions: Vec<AttributeDefinition>,
+    pub billing_mode: Option<BillingMode>,
+    pub provisioned_throughput: Option<ProvisionedThroughput>,
+    pub global_secondary_index_updates: Vec<GlobalSecondaryIndexUpdate>,
+    pub stream_specification: Option<StreamSpecification>,
+}
+
+/// What UpdateTable returns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UpdateTableOutput {
+    pub table_description: Option<TableDescription>,
+}
+
+/// Builds and sends an UpdateTable request.
+#[derive(Clone, Debug)]
+pub struct UpdateTableFluentBuilder {
+    client: Client,
+    input: UpdateTableInput,
+}
+
+impl UpdateTableFluentBuilder {
+    pub(crate) fn new(client: Client) -> Self {
+        UpdateTableFluentBuilder {
+            client,
+            input: UpdateTableInput::default(),
+        }
+    }
+    string_setter!(table_name);
+    value_setter!(billing_mode: BillingMode);
+    value_setter!(provisioned_throughput: ProvisionedThroughput);
+    value_setter!(stream_specification: StreamSpecification);
+    /// Appends an attribute definition (for a new index's key).
+    pub fn attribute_definitions(mut self, definition: AttributeDefinition) -> Self {
+        self.input.attribute_definitions.push(definition);
+        self
+    }
+    /// Appends one index change.
+    pub fn global_secondary_index_updates(mut self, update: GlobalSecondaryIndexUpdate) -> Self {
+        self.input.global_secondary_index_updates.push(update);
+        self
+    }
+
+    pub fn send(self) -> Result<UpdateTableOutput> {
+        self.client
+            .world()
+            .run("UpdateTable", |state| execute(state, &self.input))
+    }
+}
+
+fn invalid(reason: impl std::fmt::Display) -> Error {
+    Error::validation(format!(
+        "One or more parameter values were invalid: {reason}"
+    ))
+}
+
+pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<UpdateTableOutput> {
+    let name = require_table_name(&input.table_name)?.to_string();
+    let now = state.now_ms;
+    let ms_per_1000 = state.config.backfill_ms_per_1000_items;
+    let epoch_ms = state.config.epoch_seconds * 1000 + now;
+    let table = state.tables.get(&name).ok_or_else(|| {
+        Error::resource_not_found(format!(
+            "Requested resource not found: Table: {name} not found"
+        ))
+    })?;
+    if input.global_secondary_index_updates.len() > 1 {
+        return Err(invalid(
+            "Only one global secondary index update per UpdateTable call is allowed",
+        ));
+    }
+    let billing = input.billing_mode.unwrap_or(table.billing_mode);
+    if billing == BillingMode::PayPerRequest && input.provisioned_throughput.is_some() {
+        return Err(invalid("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST"));
+    }
+    if billing == BillingMode::Provisioned
+        && table.throughput.is_none()
+        && input.provisioned_throughput.is_none()
+    {
+        return Err(invalid(
+            "ProvisionedThroughput must be specified when BillingMode is PROVISIONED",
+        ));
+    }
+    // Validate the index change against the table as it is.
+    let mut new_index = None;
+    let mut defs = table.attribute_definitions.clone();
+    for d in &input.attribute_definitions {
+        match defs.iter().find(|x| x.attribute_name == d.attribute_name) {
+            Some(existing) if existing.attribute_type != d.attribute_type => {
+                return Err(invalid(format!(
+                    "Cannot change the type of attribute {} from {} to {}",
+                    d.attribute_name,
+                    existing.attribute_type.as_str(),
+                    d.attribute_type.as_str()
+                )))
+            }
+            Some(_) => {}
+            None => defs.push(d.clone()),
+        }
+    }
+    match input.global_secondary_index_updates.first() {
+        Some(GlobalSecondaryIndexUpdate::Create(gsi)) => {
+            validate_name(&gsi.index_name, "indexName")?;
+            if table.index(&gsi.index_name).is_some() {
+                return Err(invalid(format!("Index already exists: {}", gsi.index_name)));
+            }
+            let gsis = table
+                .indexes
+                .iter()
+                .filter(|i| i.kind == IndexKind::Global)
+                .count();
+            if gsis >= super::create_table::MAX_GSIS {
+                return Err(Error::LimitExceeded {
+                    message: format!("Subscriber limit exceeded: The table has {gsis} global secondary indexes, the maximum"),
+                });
+            }
+            let type_of = |n: &str| {
+                defs.iter()
+                    .find(|d| d.attribute_name == n)
+                    .map(|d| d.attribute_type)
+            };
+            let pk = gsi
+                .key_schema
+                .iter()
+                .find(|e| e.key_type == KeyType::Hash)
+                .ok_or_else(|| invalid("Index KeySchema must have a HASH key"))?;
+            let sk = gsi.key_schema.iter().find(|e| e.key_type == KeyType::Range);
+            let missing =
+                || invalid("Some index key attributes are not defined in AttributeDefinitions");
+            let schema = KeySchema {
+                pk: pk.attribute_name.clone(),
+                pk_type: type_of(&pk.attribute_name).ok_or_else(missing)?,
+                sk: match sk {
+                    Some(e) => Some((
+                        e.attribute_name.clone(),
+                        type_of(&e.attribute_name).ok_or_else(missing)?,
+                    )),
+                    None => None,
+                },
+            };
+            let throughput = match (billing, gsi.provisioned_throughput) {
+                (BillingMode::Provisioned, None) => {
+                    return Err(invalid(format!(
+                        "ProvisionedThroughput is not specified for index: {}",
+                        gsi.index_name
+                    )))
+                }
+                (_, t) => t,
+            };
+            new_index = Some((gsi.clone(), schema, throughput));
+        }
+        Some(GlobalSecondaryIndexUpdate::Delete { index_name })
+        | Some(GlobalSecondaryIndexUpdate::Update { index_name, .. }) => {
+            match table.index(index_name) {
+                Some(i) if i.kind == IndexKind::Global => {}
+                _ => {
+                    return Err(Error::resource_not_found(format!(
+                        "Requested resource not found: Index: {index_name} not found"
+                    )))
+                }
+            }
+        }
+        None => {}
+    }
+    if let Some(spec) = &input.stream_specification {
+        match (spec.stream_enabled, table.stream.is_some()) {
+            (true, true) => {
+                return Err(Error::ResourceInUse {
+                    message: format!("Table {name} already has an enabled stream"),
+                })
+            }
+            (false, false) => return Err(invalid("Table already has no enabled stream")),
+            (true, false) if spec.stream_view_type.is_none() => {
+                return Err(invalid(
+                    "StreamViewType is required when StreamEnabled is true",
+                ))
+            }
+            _ => {}
+        }
+    }
+
+    // Apply.
+    let item_count = table.store.item_count() as u64;
+    let State { tables, rng, .. } = state;
+    let table = tables.get_mut(&name).expect("checked above");
+    table.billing_mode = billing;
+    if billing == BillingMode::PayPerRequest {
+        table.throughput = None;
+    }
+    if let Some(t) = input.provisioned_throughput {
+        table.throughput = Some(t);
+    }
+    table.attribute_definitions = defs;
+    match input.global_secondary_index_updates.first() {
+        Some(GlobalSecondaryIndexUpdate::Create(_)) => {
+            let (gsi, schema, throughput) = new_index.expect("validated");
+            let count = throughput.map_or(8, |t| {
+                partitions_for_throughput(t.read_capacity_units, t.write_capacity_units)
+            });
+            let backfill_ms = (item_count * ms_per_1000 / 1000).max(1000);
+            table.indexes.push(Index {
+                name: gsi.index_name,
+                kind: IndexKind::Global,
+                key_elements: gsi.key_schema,
+                projection: gsi.projection,
+                throughput,
+                store: Store::new(schema, count, rng),
+                status: IndexStatus::Creating,
+                backfill_due_ms: Some(now + backfill_ms),
+            });
+        }
+        Some(GlobalSecondaryIndexUpdate::Delete { index_name }) => {
+            table.indexes.retain(|i| &i.name != index_name);
+            table.index_queue.retain(|p| &p.index != index_name);
+        }
+        Some(GlobalSecondaryIndexUpdate::Update {
+            index_name,
+            provisioned_throughput,
+        }) => {
+            if let Some(i) = table.indexes.iter_mut().find(|i| &i.name == index_name) {
+                i.throughput = Some(*provisioned_throughput);
+            }
+        }
+        None => {}
+    }
+    if let Some(spec) = input.stream_specification {
+        if spec.stream_enabled {
+            let label = stream_label(epoch_ms);
+            let view = spec.stream_view_type.expect("validated");
+            let partitions: Vec<u32> = table.store.partitions.iter().map(|p| p.id).collect();
+            table.stream = Some(spec);
+            table.stream_log = Some(crate::stream::Stream::new(
+                stream_arn(&name, &label),
+                label.clone(),
+                view,
+                &partitions,
+                now,
+            ));
+            table.stream_label = Some(label);
+        } else {
+            table.stream = None;
+            if let Some(s) = &mut table.stream_log {
+                s.disabled = true;
+            }
+        }
+    }
+    Ok(UpdateTableOutput {
+        table_description: Some(describe(table)),
+    })
+}

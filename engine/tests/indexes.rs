@@ -1,0 +1,367 @@
+//! Secondary indexes as the lesson tells them: sparse, projected, eventually consistent,
+//! able to throttle their table, backfilled when added later.
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use engine::types::{
+    AttributeDefinition, BillingMode, GlobalSecondaryIndex, GlobalSecondaryIndexUpdate,
+    IndexStatus, KeySchemaElement, KeyType, LocalSecondaryIndex, Projection, ProvisionedThroughput,
+    ReturnConsumedCapacity, ScalarAttributeType,
+};
+use engine::{item, Client, Error, Item, World};
+
+/// The shop table of the lessons: PK/SK, GSI1 (status, date) sparse, GSI2 (email).
+fn shop(world: &World, provisioned_gsi_wcu: Option<i64>) -> Client {
+    let c = world.client();
+    let gsi1 = GlobalSecondaryIndex::new(
+        "GSI1",
+        vec![
+            KeySchemaElement::new("GSI1PK", KeyType::Hash),
+            KeySchemaElement::new("GSI1SK", KeyType::Range),
+        ],
+        Projection::include(["total"]),
+    );
+    let gsi2 = GlobalSecondaryIndex::new(
+        "GSI2",
+        vec![KeySchemaElement::new("GSI2PK", KeyType::Hash)],
+        Projection::all(),
+    );
+    let mut b = c
+        .create_table()
+        .table_name("shop")
+        .attribute_definitions(AttributeDefinition::new("PK", ScalarAttributeType::S))
+        .attribute_definitions(AttributeDefinition::new("SK", ScalarAttributeType::S))
+        .attribute_definitions(AttributeDefinition::new("GSI1PK", ScalarAttributeType::S))
+        .attribute_definitions(AttributeDefinition::new("GSI1SK", ScalarAttributeType::S))
+        .attribute_definitions(AttributeDefinition::new("GSI2PK", ScalarAttributeType::S))
+        .key_schema(KeySchemaElement::new("PK", KeyType::Hash))
+        .key_schema(KeySchemaElement::new("SK", KeyType::Range));
+    match provisioned_gsi_wcu {
+        Some(wcu) => {
+            b = b
+                .provisioned_throughput(ProvisionedThroughput::new(1000, 1000))
+                .global_secondary_indexes(
+                    gsi1.provisioned_throughput(ProvisionedThroughput::new(100, wcu)),
+                )
+                .global_secondary_indexes(
+                    gsi2.provisioned_throughput(ProvisionedThroughput::new(100, 1000)),
+                );
+        }
+        None => {
+            b = b
+                .billing_mode(BillingMode::PayPerRequest)
+                .global_secondary_indexes(gsi1)
+                .global_secondary_indexes(gsi2);
+        }
+    }
+    b.send().unwrap();
+    c
+}
+
+fn by_status(c: &Client, status: &str) -> Vec<Item> {
+    c.query()
+        .table_name("shop")
+        .index_name("GSI1")
+        .key_condition_expression("GSI1PK = :s")
+        .expression_attribute_values(":s", s(&format!("STATUS#{status}")))
+        .scan_index_forward(false)
+        .send()
+        .unwrap()
+        .items()
+        .to_vec()
+}
+
+fn order(id: &str, status: &str, date: &str) -> Item {
+    item! {
+        "PK" => format!("ORDER#{id}"), "SK" => "META", "type" => "order", "total" => 4599,
+        "status" => status, "GSI1PK" => format!("STATUS#{status}"), "GSI1SK" => date, "note" => "fragile",
+    }
+}
+
+#[test]
+fn a_sparse_index_holds_only_items_that_carry_its_key() {
+    let world = World::new(1);
+    let c = shop(&world, None);
+    put_into(&c, "shop", order("o-1", "PLACED", "2025-06-12"));
+    put_into(
+        &c,
+        "shop",
+        item! { "PK" => "ORDER#o-1", "SK" => "ITEM#1", "sku" => "A" },
+    );
+    put_into(
+        &c,
+        "shop",
+        item! { "PK" => "CUSTOMER#42", "SK" => "PROFILE", "GSI2PK" => "EMAIL#ana@x.io" },
+    );
+    world.settle();
+    let placed = by_status(&c, "PLACED");
+    assert_eq!(placed.len(), 1, "only the order META item carries GSI1PK");
+    // INCLUDE projection: keys of table and index, plus `total` — not `note`.
+    assert_eq!(
+        placed[0],
+        item! { "PK" => "ORDER#o-1", "SK" => "META", "GSI1PK" => "STATUS#PLACED", "GSI1SK" => "2025-06-12", "total" => 4599 }
+    );
+    assert_eq!(
+        world
+            .index_partitions("shop", "GSI1")
+            .unwrap()
+            .iter()
+            .map(|p| p.item_count)
+            .sum::<usize>(),
+        1
+    );
+}
+
+#[test]
+fn a_read_through_the_gsi_right_after_the_write_misses_it_and_finds_it_once_settled() {
+    let world = World::new(1);
+    let c = shop(&world, None);
+    put_into(&c, "shop", order("o-2", "PLACED", "2025-06-13"));
+    assert!(
+        by_status(&c, "PLACED").is_empty(),
+        "GSI propagation is asynchronous"
+    );
+    world.advance(Duration::from_millis(100));
+    assert_eq!(by_status(&c, "PLACED").len(), 1);
+}
+
+#[test]
+fn a_status_change_moves_the_order_between_index_keys() {
+    let world = World::new(2);
+    let c = shop(&world, None);
+    put_into(&c, "shop", order("o-3", "PLACED", "2025-06-13"));
+    world.settle();
+    c.update_item()
+        .table_name("shop")
+        .key("PK", s("ORDER#o-3"))
+        .key("SK", s("META"))
+        .update_expression("SET #st = :s, GSI1PK = :k")
+        .expression_attribute_names("#st", "status")
+        .expression_attribute_values(":s", s("SHIPPED"))
+        .expression_attribute_values(":k", s("STATUS#SHIPPED"))
+        .send()
+        .unwrap();
+    world.settle();
+    assert!(by_status(&c, "PLACED").is_empty());
+    assert_eq!(by_status(&c, "SHIPPED").len(), 1);
+}
+
+#[test]
+fn consistent_reads_on_a_gsi_are_rejected() {
+    let world = World::new(1);
+    let c = shop(&world, None);
+    let e = c
+        .query()
+        .table_name("shop")
+        .index_name("GSI2")
+        .key_condition_expression("GSI2PK = :e")
+        .expression_attribute_values(":e", s("EMAIL#a"))
+        .consistent_read(true)
+        .send();
+    assert_eq!(
+        message(e),
+        "Consistent reads are not supported on global secondary indexes"
+    );
+}
+
+#[test]
+fn index_writes_are_charged_one_on_enter_and_two_when_the_index_key_changes() {
+    let world = World::new(1);
+    let c = shop(&world, None);
+    let put = |it: Item| {
+        c.put_item()
+            .table_name("shop")
+            .set_item(Some(it))
+            .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
+            .send()
+            .unwrap()
+            .consumed_capacity
+            .unwrap()
+    };
+    let first = put(order("o-4", "PLACED", "2025-06-14"));
+    assert_eq!(first.table.unwrap().capacity_units, Some(1.0));
+    let gsi = first.global_secondary_indexes.unwrap();
+    assert_eq!(
+        gsi["GSI1"].capacity_units,
+        Some(1.0),
+        "the order enters GSI1: one index write"
+    );
+    assert!(!gsi.contains_key("GSI2"), "not in GSI2: no index write");
+    let moved = put(order("o-4", "SHIPPED", "2025-06-14"));
+    assert_eq!(
+        moved.global_secondary_indexes.unwrap()["GSI1"].capacity_units,
+        Some(2.0),
+        "delete + put"
+    );
+    assert_eq!(moved.capacity_units, Some(3.0));
+}
+
+#[test]
+fn an_under_provisioned_gsi_throttles_writes_to_the_base_table() {
+    let world = World::new(3);
+    let c = shop(&world, Some(5));
+    let mut throttled = None;
+    for i in 0..50 {
+        if let Err(e) = c
+            .put_item()
+            .table_name("shop")
+            .set_item(Some(order(&format!("o-{i}"), "PLACED", "2025-06-15")))
+            .send()
+        {
+            throttled = Some(e);
+            break;
+        }
+    }
+    let e = throttled.expect("the table has 1,000 WCU, but GSI1 only 5: writes must throttle");
+    assert!(matches!(e, Error::ProvisionedThroughputExceeded { .. }));
+    assert!(
+        e.message().contains("global secondary indexes"),
+        "{}",
+        e.message()
+    );
+    // Writes that do not touch GSI1 are not held back.
+    c.put_item()
+        .table_name("shop")
+        .set_item(Some(item! { "PK" => "X", "SK" => "Y" }))
+        .send()
+        .unwrap();
+}
+
+#[test]
+fn a_gsi_added_later_is_backfilled_and_not_queryable_until_active() {
+    let world = World::new(4);
+    let c = world.client();
+    create_app(&c);
+    for i in 0..30 {
+        put(
+            &c,
+            item! { "PK" => format!("U#{i}"), "SK" => "P", "email" => format!("u{i}@x.io") },
+        );
+    }
+    c.update_table()
+        .table_name("app")
+        .attribute_definitions(AttributeDefinition::new("email", ScalarAttributeType::S))
+        .global_secondary_index_updates(GlobalSecondaryIndexUpdate::Create(
+            GlobalSecondaryIndex::new(
+                "ByEmail",
+                vec![KeySchemaElement::new("email", KeyType::Hash)],
+                Projection::keys_only(),
+            ),
+        ))
+        .send()
+        .unwrap();
+    let d = c
+        .describe_table()
+        .table_name("app")
+        .send()
+        .unwrap()
+        .table
+        .unwrap();
+    assert_eq!(
+        d.global_secondary_indexes[0].index_status,
+        IndexStatus::Creating
+    );
+    assert_eq!(d.global_secondary_indexes[0].backfilling, Some(true));
+    let q = || {
+        c.query()
+            .table_name("app")
+            .index_name("ByEmail")
+            .key_condition_expression("email = :e")
+            .expression_attribute_values(":e", s("u7@x.io"))
+            .send()
+    };
+    assert_eq!(
+        message(q()),
+        "Cannot read from backfilling global secondary index: ByEmail"
+    );
+    world.settle();
+    let d = c
+        .describe_table()
+        .table_name("app")
+        .send()
+        .unwrap()
+        .table
+        .unwrap();
+    assert_eq!(
+        d.global_secondary_indexes[0].index_status,
+        IndexStatus::Active
+    );
+    assert_eq!(
+        q().unwrap().items(),
+        &[item! { "PK" => "U#7", "SK" => "P", "email" => "u7@x.io" }]
+    );
+    // Deleting the index leaves the table alone.
+    c.update_table()
+        .table_name("app")
+        .global_secondary_index_updates(GlobalSecondaryIndexUpdate::Delete {
+            index_name: "ByEmail".into(),
+        })
+        .send()
+        .unwrap();
+    assert_eq!(get(&c, "U#7", "P").unwrap()["email"], s("u7@x.io"));
+}
+
+#[test]
+fn a_local_index_sorts_by_another_attribute_and_allows_strong_reads() {
+    let world = World::new(5);
+    let c = world.client();
+    c.create_table()
+        .table_name("orders")
+        .attribute_definitions(AttributeDefinition::new("customer", ScalarAttributeType::S))
+        .attribute_definitions(AttributeDefinition::new("id", ScalarAttributeType::S))
+        .attribute_definitions(AttributeDefinition::new("amount", ScalarAttributeType::N))
+        .key_schema(KeySchemaElement::new("customer", KeyType::Hash))
+        .key_schema(KeySchemaElement::new("id", KeyType::Range))
+        .local_secondary_indexes(LocalSecondaryIndex::new(
+            "ByTotal",
+            vec![
+                KeySchemaElement::new("customer", KeyType::Hash),
+                KeySchemaElement::new("amount", KeyType::Range),
+            ],
+            Projection::all(),
+        ))
+        .billing_mode(BillingMode::PayPerRequest)
+        .send()
+        .unwrap();
+    for (id, total) in [("o1", 30), ("o2", 10), ("o3", 20)] {
+        put_into(
+            &c,
+            "orders",
+            item! { "customer" => "42", "id" => id, "amount" => total },
+        );
+    }
+    // No settling needed: a local index is updated with its table.
+    let page = c
+        .query()
+        .table_name("orders")
+        .index_name("ByTotal")
+        .key_condition_expression("customer = :c AND amount > :t")
+        .expression_attribute_values(":c", s("42"))
+        .expression_attribute_values(":t", n("15"))
+        .consistent_read(true)
+        .send()
+        .unwrap();
+    let ids: Vec<&str> = page
+        .items()
+        .iter()
+        .map(|i| i["id"].as_s().unwrap().as_str())
+        .collect();
+    assert_eq!(ids, ["o3", "o1"]);
+}
+
+#[test]
+fn a_wrongly_typed_index_key_is_rejected_on_the_table_write() {
+    let world = World::new(1);
+    let c = shop(&world, None);
+    let e = c
+        .put_item()
+        .table_name("shop")
+        .set_item(Some(item! { "PK" => "A", "SK" => "B", "GSI2PK" => 7 }))
+        .send();
+    assert_eq!(
+        message(e),
+        "One or more parameter values were invalid: Type mismatch for Index Key GSI2PK Expected: S Actual: N IndexName: GSI2"
+    );
+}
