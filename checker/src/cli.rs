@@ -76,6 +76,73 @@ pub enum Command {
         /// Lesson number or name (default: the current kata's lesson).
         lesson: Option<String>,
     },
+    /// Write your submission archive (kata sources and progress) for your instructor.
+    Pack {
+        /// The archive to write (default: `<your-name>.tar` at the repository root).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Your name (default: `git config user.name`).
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// Grade submissions (instructors): archives, repository copies, or folders of them.
+    Grade(GradeArgs),
+    /// Authoring tools.
+    Dev {
+        /// The tool.
+        #[command(subcommand)]
+        command: DevCommand,
+    },
+}
+
+/// `katas grade` arguments.
+#[derive(Debug, clap::Args)]
+pub struct GradeArgs {
+    /// Submissions: `.tar` archives from `katas pack`, learners' repository copies, or
+    /// folders holding either.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Grade against this folder of hidden-test crates (`DIR/<kata>/`) instead of the
+    /// repository's checker/hidden.
+    #[arg(long, value_name = "DIR")]
+    pub hidden: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: crate::grade::output::Format,
+    /// Submission-katas graded in parallel (default: the number of CPUs).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+    /// Write the report here instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Grade only this kata (repeatable).
+    #[arg(long = "kata")]
+    pub katas: Vec<String>,
+    /// Timeout of one kata's hidden tests, seconds (default: the manifest's).
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<u64>,
+    /// Address-space limit of one test run, MiB.
+    #[arg(long, value_name = "MIB", default_value_t = crate::grade::isolate::DEFAULT_MEMORY_MIB)]
+    pub memory: u64,
+    /// Output a kata's run may print before it scores zero, KiB.
+    #[arg(long, value_name = "KIB", default_value_t = crate::grade::DEFAULT_OUTPUT_CAP / 1024)]
+    pub output_cap: usize,
+    /// Skip the OS sandbox (namespaces and limits); timeouts and output caps still apply.
+    #[arg(long)]
+    pub no_sandbox: bool,
+    /// Folder for scratch workspaces and build caches (default: target/katas-grade).
+    #[arg(long, value_name = "DIR")]
+    pub work_dir: Option<PathBuf>,
+}
+
+/// `katas dev …`.
+#[derive(Debug, Subcommand)]
+pub enum DevCommand {
+    /// The authoring gate: layout, starters, solutions, hints, lesson links, rustfmt, clippy.
+    Check {
+        /// Only these katas (default: all, plus the stray-folder check).
+        katas: Vec<String>,
+    },
 }
 
 /// Everything a command needs, resolved.

@@ -50,7 +50,82 @@ pub fn dispatch(args: Args) -> Result<i32> {
             Ok(0)
         }
         Some(Command::Quiz { lesson }) => quiz(&mut cx, lesson.as_deref()),
+        Some(Command::Pack { out, name }) => {
+            let p = crate::pack::pack(&cx, out.as_deref(), name.as_deref())?;
+            println!(
+                "wrote {} ({} katas, {} files, learner \"{}\") — hand this file in",
+                p.path.display(),
+                p.katas,
+                p.files,
+                p.name
+            );
+            Ok(0)
+        }
+        Some(Command::Grade(g)) => grade(&cx, g),
+        Some(Command::Dev {
+            command: crate::cli::DevCommand::Check { katas },
+        }) => dev_check(&cx, katas),
     }
+}
+
+fn grade(cx: &Context, g: crate::cli::GradeArgs) -> Result<i32> {
+    let opts = crate::grade::GradeOptions {
+        paths: g.paths,
+        hidden: g.hidden,
+        jobs: g.jobs.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get)
+        }),
+        timeout: g.timeout.map(std::time::Duration::from_secs),
+        output_cap: g.output_cap * 1024,
+        memory_mib: g.memory,
+        sandbox: !g.no_sandbox,
+        work: g.work_dir,
+        katas: g.katas,
+    };
+    let tty = std::io::stderr().is_terminal();
+    let log = |line: &str| {
+        if tty {
+            eprintln!("{}", line.dimmed());
+        } else {
+            eprintln!("{line}");
+        }
+    };
+    let grades = crate::grade::grade(&cx.root, &cx.manifest, &opts, &log)?;
+    let color = g.out.is_none() && std::io::stdout().is_terminal();
+    let text = crate::grade::output::render(&grades, g.format, color)?;
+    match &g.out {
+        Some(path) => {
+            std::fs::write(path, text)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            eprintln!("wrote {}", path.display());
+        }
+        None => print!("{text}"),
+    }
+    Ok(0)
+}
+
+fn dev_check(cx: &Context, katas: Vec<String>) -> Result<i32> {
+    let opts = crate::devcheck::DevOptions {
+        katas,
+        target_dir: None,
+    };
+    let tty = std::io::stderr().is_terminal();
+    let mut log = |line: &str| {
+        if tty {
+            eprint!(
+                "\r\x1b[2K{}",
+                line.chars().take(100).collect::<String>().dimmed()
+            );
+        } else {
+            eprintln!("{line}");
+        }
+    };
+    let report = crate::devcheck::check(&cx.root, &cx.manifest, &opts, &mut log)?;
+    if tty {
+        eprint!("\r\x1b[2K");
+    }
+    print!("{}", report.render(std::io::stdout().is_terminal()));
+    Ok(if report.errors() == 0 { 0 } else { 1 })
 }
 
 fn watch(cx: Context, manual: bool) -> Result<i32> {

@@ -8,12 +8,18 @@
 //! runner   build + run hidden tests → per-test results (also in scratch workspaces)
 //! report   results → coloured lines (verdict, diff, hint)
 //! watch    the watch-mode event loop and its screen
+//! devcheck `katas dev check`: the authoring gate over the whole curriculum
+//! grade    `katas grade`: submissions → sandboxed runs → scores in five formats
+//! pack     `katas pack`: a learner's submission archive
 //! ```
 
 pub mod cli;
 pub mod commands;
+pub mod devcheck;
+pub mod grade;
 pub mod lesson;
 pub mod manifest;
+pub mod pack;
 pub mod quiz;
 pub mod report;
 pub mod root;

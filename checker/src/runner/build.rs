@@ -69,9 +69,15 @@ pub(super) fn build(
     if let Some(dir) = &opts.target_dir {
         cmd.env("CARGO_TARGET_DIR", dir);
     }
+    if opts.build_timeout.is_some() {
+        // Its own process group, so a timeout also ends the compilers cargo started. Only
+        // with a timeout: in a terminal, Ctrl-C should keep reaching cargo directly.
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    }
     let mut child = cmd
         .spawn()
         .context("could not start cargo (is the Rust toolchain installed?)")?;
+    let (finished, watchdog) = watch_build(child.id(), opts.build_timeout);
     let stderr = child.stderr.take().context("cargo stderr")?;
     let (tx, rx) = mpsc::channel::<String>();
     let stderr_reader = std::thread::spawn(move || {
@@ -130,11 +136,21 @@ pub(super) fn build(
         }
     }
     let status = child.wait().context("waiting for cargo")?;
+    let _ = finished.send(());
+    let timed_out = watchdog.is_some_and(|w| w.join().unwrap_or(false));
     let _ = stderr_reader.join();
     forward(&rx, done, &mut stderr_lines);
     let time = started.elapsed();
 
-    let outcome = if !errors.is_empty() {
+    let outcome = if timed_out {
+        Outcome::Failed(Verdict::BuildFailed {
+            detail: format!(
+                "the build was stopped after {} s (a macro or `const` that never finishes \
+                 compiling?)",
+                opts.build_timeout.unwrap_or_default().as_secs()
+            ),
+        })
+    } else if !errors.is_empty() {
         // Errors in the learner's files first, each group in rustc's order: the first error
         // rustc reports is usually the cause of the rest.
         errors.sort_by_key(|d| !d.in_kata);
@@ -154,6 +170,25 @@ pub(super) fn build(
         warnings,
         time,
     })
+}
+
+/// Kills cargo's process group once `timeout` passes without a message on the returned
+/// sender; the thread's result says whether it did.
+fn watch_build(
+    pid: u32,
+    timeout: Option<Duration>,
+) -> (mpsc::Sender<()>, Option<std::thread::JoinHandle<bool>>) {
+    let (tx, rx) = mpsc::channel::<()>();
+    let handle = timeout.map(|t| {
+        std::thread::spawn(move || match rx.recv_timeout(t) {
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                super::exec::kill_group(pid);
+                true
+            }
+            _ => false,
+        })
+    });
+    (tx, handle)
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {

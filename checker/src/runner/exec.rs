@@ -117,7 +117,14 @@ impl Collector {
 
 pub(super) fn run(root: &Path, exe: &Path, opts: &CheckOptions, timeout: Duration) -> Result<Run> {
     let started = Instant::now();
-    let mut cmd = Command::new(exe);
+    let mut cmd = match opts.wrapper.split_first() {
+        Some((program, args)) => {
+            let mut c = Command::new(program);
+            c.args(args).arg(exe);
+            c
+        }
+        None => Command::new(exe),
+    };
     cmd.current_dir(root)
         .env("RUST_BACKTRACE", "0")
         .stdin(Stdio::null())
@@ -272,6 +279,8 @@ fn describe(status: ExitStatus) -> String {
         (_, Some(6)) => "it aborted (signal 6, SIGABRT)".into(),
         (_, Some(9)) => "it was killed (signal 9, SIGKILL — out of memory?)".into(),
         (_, Some(11)) => "it crashed with a segmentation fault (signal 11)".into(),
+        (_, Some(24)) => "it used up its CPU time limit (signal 24, SIGXCPU)".into(),
+        (_, Some(25)) => "it wrote a file larger than the limit (signal 25, SIGXFSZ)".into(),
         (_, Some(sig)) => format!("it was killed by signal {sig}"),
         (Some(code), _) => format!("the test process exited with code {code} before the tests finished (does your code call `std::process::exit`?)"),
         _ => "it ended unexpectedly".into(),
@@ -279,7 +288,7 @@ fn describe(status: ExitStatus) -> String {
 }
 
 /// Kills the whole process group (the test binary and anything it spawned).
-fn kill_group(pid: u32) {
+pub(super) fn kill_group(pid: u32) {
     // `kill -KILL -- -PGID`: std has no group kill and the crate forbids `unsafe` (libc).
     let _ = Command::new("kill")
         .args(["-KILL", "--", &format!("-{pid}")])

@@ -31,7 +31,7 @@ use std::time::Duration;
 use anyhow::Result;
 use serde::Serialize;
 
-pub use build::Diagnostic;
+pub use build::{cargo_command, Diagnostic};
 
 use crate::manifest::Kata;
 
@@ -54,6 +54,12 @@ pub struct CheckOptions {
     pub only_tests: Vec<String>,
     /// Extra environment for the test process.
     pub env: Vec<(String, String)>,
+    /// Runs the test binary as `wrapper[0] wrapper[1..] <binary>` (a sandbox such as
+    /// `unshare … prlimit … --`); empty runs it directly. Used by `katas grade`.
+    pub wrapper: Vec<std::ffi::OsString>,
+    /// Stops the build (cargo and every compiler it started) after this long: a submission's
+    /// macro or `const` that never finishes compiling must not hang a grader. `None`: no limit.
+    pub build_timeout: Option<Duration>,
 }
 
 impl Default for CheckOptions {
@@ -65,6 +71,8 @@ impl Default for CheckOptions {
             seed: None,
             only_tests: Vec::new(),
             env: Vec::new(),
+            wrapper: Vec::new(),
+            build_timeout: None,
         }
     }
 }
@@ -228,7 +236,36 @@ pub fn check(
     opts: &CheckOptions,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<CheckResult> {
+    check_gated(root, kata, opts, progress, &mut |_| None)
+}
+
+/// [`check`] with a gate between build and run: `gate` sees the test binary once it is built
+/// and may refuse to run it, with a reason that becomes a [`Verdict::BuildFailed`] (the grader
+/// refuses a kata crate whose compilation read files outside its `src/`).
+pub fn check_gated(
+    root: &Path,
+    kata: &Kata,
+    opts: &CheckOptions,
+    progress: &mut dyn FnMut(Progress),
+    gate: &mut dyn FnMut(&Path) -> Option<String>,
+) -> Result<CheckResult> {
     let built = build::build(root, kata, opts, progress)?;
+    let built = match built.outcome {
+        build::Outcome::Exe(exe) => match gate(&exe) {
+            Some(detail) => build::Built {
+                outcome: build::Outcome::Failed(Verdict::BuildFailed { detail }),
+                ..built
+            },
+            None => build::Built {
+                outcome: build::Outcome::Exe(exe),
+                ..built
+            },
+        },
+        failed => build::Built {
+            outcome: failed,
+            ..built
+        },
+    };
     let exe = match built.outcome {
         build::Outcome::Exe(exe) => exe,
         build::Outcome::Failed(verdict) => {

@@ -1,0 +1,113 @@
+//! JUnit XML, as CI dashboards read it: one `<testsuite>` per learner and kata, one
+//! `<testcase>` per hidden test. A failed test is a `<failure>`; a kata that scored zero for
+//! another reason (did not compile, timed out, crashed…) makes each of its tests an `<error>`
+//! carrying that reason.
+
+use std::fmt::Write;
+
+use crate::grade::{Grades, KataStatus};
+use crate::runner::TestStatus;
+
+pub(super) fn render(g: &Grades) -> String {
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let (mut tests, mut failures, mut errors) = (0, 0, 0);
+    let mut suites = String::new();
+    for l in &g.learners {
+        for k in &l.katas {
+            let zero = k.status.zeroes();
+            let n = k.tests.len();
+            let f = if zero {
+                0
+            } else {
+                k.tests
+                    .iter()
+                    .filter(|t| t.status != TestStatus::Passed)
+                    .count()
+            };
+            let e = if zero { n } else { 0 };
+            tests += n;
+            failures += f;
+            errors += e;
+            let _ = writeln!(
+                suites,
+                "  <testsuite name=\"{}\" tests=\"{n}\" failures=\"{f}\" errors=\"{e}\" time=\"{:.3}\">",
+                esc(&format!("{} / {}", l.learner, k.kata)),
+                k.build_secs + k.run_secs
+            );
+            let _ = writeln!(
+                suites,
+                "    <properties><property name=\"score\" value=\"{}\"/><property name=\"max_score\" value=\"{}\"/><property name=\"status\" value=\"{}\"/></properties>",
+                k.score,
+                k.max_score,
+                status_name(k.status)
+            );
+            for t in &k.tests {
+                let _ = write!(
+                    suites,
+                    "    <testcase classname=\"{}\" name=\"{}\"",
+                    esc(&format!("{}.{}", l.learner, k.kata)),
+                    esc(&t.name)
+                );
+                if zero {
+                    let reason = k.reason.as_deref().unwrap_or("scored zero");
+                    let _ = writeln!(
+                        suites,
+                        ">\n      <error message=\"{}\" type=\"{}\"/>\n    </testcase>",
+                        esc(reason),
+                        status_name(k.status)
+                    );
+                } else if t.status == TestStatus::Passed {
+                    suites.push_str("/>\n");
+                } else {
+                    let msg = t
+                        .message
+                        .clone()
+                        .unwrap_or_else(|| format!("{:?}", t.status));
+                    let _ = writeln!(
+                        suites,
+                        ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>",
+                        esc(&msg),
+                        esc(&format!("{:?}", t.status).to_lowercase()),
+                        esc(&super::test_text(t))
+                    );
+                }
+            }
+            suites.push_str("  </testsuite>\n");
+        }
+    }
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"katas grade\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" time=\"{:.3}\">",
+        g.elapsed_secs
+    );
+    out.push_str(&suites);
+    out.push_str("</testsuites>\n");
+    out
+}
+
+fn status_name(s: KataStatus) -> String {
+    serde_json::to_value(s)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default()
+}
+
+/// XML attribute and text escaping; control characters other than tab and newline are
+/// dropped (XML 1.0 cannot carry them, and learner output may contain anything).
+fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\n' => out.push_str("&#10;"),
+            '\t' => out.push_str("&#9;"),
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}

@@ -1,0 +1,61 @@
+//! The grade report in the formats instructors feed to gradebooks, CI dashboards and
+//! Gradescope. Every format renders the same [`Grades`].
+
+mod csv;
+mod gradescope;
+mod junit;
+mod table;
+
+use anyhow::Result;
+use clap::ValueEnum;
+
+use super::Grades;
+
+/// An output format of `katas grade`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// A readable table (the default).
+    Table,
+    /// The whole report, schema `katas-grade/1` (see the README).
+    Json,
+    /// One row per learner, one column per kata, then total and max.
+    Csv,
+    /// JUnit XML: one testsuite per learner and kata, one testcase per hidden test.
+    Junit,
+    /// Gradescope's autograder `results.json` (one submission).
+    Gradescope,
+}
+
+/// Renders `grades` as `format`.
+pub fn render(grades: &Grades, format: Format, color: bool) -> Result<String> {
+    Ok(match format {
+        Format::Table => table::render(grades, color),
+        Format::Json => serde_json::to_string_pretty(grades)? + "\n",
+        Format::Csv => csv::render(grades),
+        Format::Junit => junit::render(grades),
+        Format::Gradescope => gradescope::render(grades)?,
+    })
+}
+
+/// Everything a failed test said, as plain text (for JUnit bodies and Gradescope output).
+fn test_text(t: &super::TestGrade) -> String {
+    let mut s = String::new();
+    if let Some(m) = &t.message {
+        s.push_str(m);
+        s.push('\n');
+    }
+    if let Some(e) = &t.expected {
+        s.push_str("expected:\n");
+        s.push_str(e);
+        s.push('\n');
+    }
+    if let Some(a) = &t.actual {
+        s.push_str("actual:\n");
+        s.push_str(a);
+        s.push('\n');
+    }
+    if let Some(seed) = t.seed {
+        s.push_str(&format!("seed: {seed}\n"));
+    }
+    s
+}
