@@ -284,7 +284,7 @@ pub fn backfill(
         .partitions
         .iter()
         .filter_map(|p| p.leader_data())
-        .flat_map(|d| d.values().cloned())
+        .flat_map(|d| d.values().map(|s| s.item().clone()))
         .collect();
     let Some(index) = table.indexes.iter_mut().find(|i| i.name == name) else {
         return;

@@ -17,7 +17,7 @@ use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::ExpressionInput;
 use crate::types::{ConsumedCapacity, ReturnConsumedCapacity};
-use crate::value::{item_size, Item};
+use crate::value::Item;
 use crate::world::State;
 
 /// The keys to read from one table, and how.
@@ -175,7 +175,7 @@ pub(crate) fn execute(state: &mut State, input: &BatchGetItemInput) -> Result<Ba
                 Err(e) => return Err(e),
             };
             let units = read_units(
-                found.as_ref().map_or(0, item_size),
+                found.as_ref().map_or(0, |s| s.size()),
                 ReadKind::from_consistent(consistent),
             );
             if let Err(e) = state.admit_read(&name, key.hash, units) {
@@ -188,11 +188,11 @@ pub(crate) fn execute(state: &mut State, input: &BatchGetItemInput) -> Result<Ba
                 .entry(name.clone())
                 .or_default()
                 .add(&Consumption::read(units));
-            if let Some(item) = found {
-                returned_bytes += item_size(&item);
+            if let Some(stored) = found {
+                returned_bytes += stored.size();
                 let item = match &parsed.projection {
-                    Some(p) => p.apply(&item),
-                    None => item,
+                    Some(p) => p.apply(&stored),
+                    None => stored.item().clone(),
                 };
                 out.responses.entry(name.clone()).or_default().push(item);
             }

@@ -134,7 +134,7 @@ pub(crate) fn execute(state: &mut State, input: &DeleteItemInput) -> Result<Dele
         _ => None,
     };
     Ok(DeleteItemOutput {
-        attributes,
+        attributes: attributes.map(crate::table::partition::Stored::into_item),
         consumed_capacity: consumption.report(name, input.return_consumed_capacity),
     })
 }

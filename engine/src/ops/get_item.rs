@@ -15,7 +15,7 @@ use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::ExpressionInput;
 use crate::types::{ConsumedCapacity, ReturnConsumedCapacity};
-use crate::value::{item_size, Item};
+use crate::value::Item;
 use crate::world::State;
 
 /// The parameters of a GetItem request.
@@ -98,13 +98,13 @@ pub(crate) fn execute(state: &mut State, input: &GetItemInput) -> Result<GetItem
     let store = &mut tables.get_mut(name).expect("checked above").store;
     let found = store.read(&key, consistent, now, rng)?.cloned();
     let units = read_units(
-        found.as_ref().map_or(0, item_size),
+        found.as_ref().map_or(0, |s| s.size()),
         ReadKind::from_consistent(consistent),
     );
     state.admit_read(name, key.hash, units)?;
     let item = match (&parsed.projection, found) {
-        (Some(projection), Some(item)) => Some(projection.apply(&item)),
-        (None, found) => found,
+        (Some(projection), Some(stored)) => Some(projection.apply(&stored)),
+        (None, Some(stored)) => Some(stored.item().clone()),
         (_, None) => None,
     };
     Ok(GetItemOutput {

@@ -33,10 +33,12 @@ mod read_path;
 use crate::error::{Error, Result};
 use crate::expr::{ExpressionInput, ParsedExpressions};
 use crate::table::key::{KeyValue, StoreKey};
+use crate::table::partition::Stored;
 use crate::table::Table;
 use crate::types::{ReturnValuesOnConditionCheckFailure, ScalarAttributeType};
 use crate::value::{canonicalize_item, item_size, Item};
 use crate::world::State;
+use std::sync::Arc;
 
 /// The `TableName` parameter: present, 3–255 characters of `[a-zA-Z0-9_.-]`.
 pub(crate) fn require_table_name(name: &Option<String>) -> Result<&str> {
@@ -194,7 +196,7 @@ pub(crate) fn commit_write(
     table_name: &str,
     key: StoreKey,
     new: Option<Item>,
-) -> Option<Item> {
+) -> Option<Arc<Stored>> {
     commit_write_as(state, table_name, key, new, false)
 }
 
@@ -210,7 +212,7 @@ pub(crate) fn commit_write_as(
     key: StoreKey,
     new: Option<Item>,
     ttl: bool,
-) -> Option<Item> {
+) -> Option<Arc<Stored>> {
     let now = state.now_ms;
     let timing = state.timing();
     let epoch = state.epoch_seconds();
@@ -224,27 +226,22 @@ pub(crate) fn commit_write_as(
     }
     let partition = table.store.partitions[table.store.locate(key.hash)].id;
     let prev = table.store.write(key.clone(), new, now, rng, timing);
-    let current = table.store.current(&key);
-    if prev.as_ref() == current {
+    let current = table.store.current_stored(&key).cloned();
+    if prev.as_deref() == current.as_deref() {
         return prev;
     }
-    let current = current.cloned();
-    table.ttl.on_write(&key, prev.as_ref(), current.as_ref());
+    let (before, after) = (
+        prev.as_deref().map(Stored::item),
+        current.as_deref().map(Stored::item),
+    );
+    table.ttl.on_write(&key, before, after);
     if !table.indexes.is_empty() {
-        let changes = crate::index::changes(table, prev.as_ref(), current.as_ref());
+        let changes = crate::index::changes(table, before, after);
         crate::index::apply_changes(table, changes, now, rng, delays, timing);
     }
     if let Some(stream) = &mut table.stream_log {
         let keys = table.store.schema.key_item(&key);
-        stream.append(
-            partition,
-            keys,
-            prev.as_ref(),
-            current.as_ref(),
-            now,
-            epoch,
-            ttl,
-        );
+        stream.append(partition, keys, before, after, now, epoch, ttl);
     }
     prev
 }

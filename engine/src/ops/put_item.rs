@@ -138,7 +138,7 @@ pub(crate) fn execute(state: &mut State, input: &PutItemInput) -> Result<PutItem
         _ => None,
     };
     Ok(PutItemOutput {
-        attributes,
+        attributes: attributes.map(crate::table::partition::Stored::into_item),
         consumed_capacity: consumption.report(name, input.return_consumed_capacity),
     })
 }

@@ -162,6 +162,7 @@ pub(crate) fn check_select(
 
 pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutput> {
     let name = require_table_name(&input.table_name)?;
+    state.log.target(name, input.index_name.as_deref());
     let key_condition = input.key_condition_expression.as_deref().ok_or_else(|| {
         Error::validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
     })?;

@@ -6,13 +6,14 @@
 //! returned) or 1 MB has been read, and then — whether or not anything remains — the page
 //! carries a `LastEvaluatedKey`. Only a page that ran out of items has none.
 
-use std::collections::BTreeMap;
 use std::ops::Bound;
 
 use crate::error::{Error, Result};
 use crate::expr::{Condition, Projection};
 use crate::table::key::{KeySchema, KeyValue, StoreKey};
-use crate::value::{item_size, Item};
+use crate::table::partition::{Data, Stored};
+use crate::value::Item;
+use std::sync::Arc;
 
 /// Item data one page may read: 1 MB.
 pub const PAGE_BYTES: usize = 1024 * 1024;
@@ -52,9 +53,10 @@ impl<'a> Pager<'a> {
     }
 
     /// Reads one item into the page; false when the page is full.
-    pub fn offer(&mut self, key: &StoreKey, item: &Item) -> bool {
+    pub fn offer(&mut self, key: &StoreKey, stored: &Stored) -> bool {
+        let item: &Item = stored;
         self.scanned += 1;
-        self.bytes += item_size(item);
+        self.bytes += stored.size();
         if self.filter.is_none_or(|f| f.evaluate(Some(item))) {
             self.count += 1;
             if !self.count_only {
@@ -79,11 +81,11 @@ impl<'a> Pager<'a> {
 /// Iterates `data` between two bounds, forwards or backwards, without the panics
 /// `BTreeMap::range` has for empty or inverted ranges.
 pub(crate) fn walk<'d>(
-    data: &'d BTreeMap<StoreKey, Item>,
+    data: &'d Data,
     lo: Bound<StoreKey>,
     hi: Bound<StoreKey>,
     forward: bool,
-) -> Box<dyn Iterator<Item = (&'d StoreKey, &'d Item)> + 'd> {
+) -> Box<dyn Iterator<Item = (&'d StoreKey, &'d Arc<Stored>)> + 'd> {
     let empty = match (&lo, &hi) {
         (Bound::Included(a), Bound::Included(b)) => a > b,
         (Bound::Included(a), Bound::Excluded(b))

@@ -141,6 +141,7 @@ fn segment_range(segment: i32, total: i32) -> Result<(u64, u64)> {
 
 pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput> {
     let name = require_table_name(&input.table_name)?;
+    state.log.target(name, input.index_name.as_deref());
     let exprs = ExpressionInput {
         filter: input.filter_expression.as_deref(),
         projection: input.projection_expression.as_deref(),
@@ -251,7 +252,7 @@ pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput
         let data = store.partitions[p].replica_data(replica, now);
         for (key, item) in walk(data, lo.clone(), hi.clone(), true) {
             if !pager.offer(key, item) {
-                last_item = Some(item.clone());
+                last_item = Some(item.item().clone());
                 break;
             }
         }

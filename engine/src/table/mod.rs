@@ -35,7 +35,8 @@ use crate::types::{
 use crate::value::Item;
 use crate::world::rng::Rng;
 use key::{KeySchema, StoreKey};
-use partition::Partition;
+use partition::{Partition, Stored};
+use std::sync::Arc;
 
 /// A partitioned, replicated set of items under one key schema (a table's, or an index's).
 #[derive(Clone, Debug)]
@@ -94,6 +95,11 @@ impl Store {
         self.partitions[self.locate(key.hash)].current(key)
     }
 
+    /// [`Store::current`], as stored (shared, with its size).
+    pub fn current_stored(&self, key: &StoreKey) -> Option<&Arc<Stored>> {
+        self.partitions[self.locate(key.hash)].current_stored(key)
+    }
+
     /// Picks the replica that serves a read of partition `p`: the leader for a strongly
     /// consistent read (an error while there is none), any live replica for an eventually
     /// consistent one.
@@ -123,7 +129,7 @@ impl Store {
         consistent: bool,
         now_ms: u64,
         rng: &mut Rng,
-    ) -> Result<Option<&Item>> {
+    ) -> Result<Option<&Arc<Stored>>> {
         let p = self.locate(key.hash);
         let r = self.read_replica(p, consistent, rng)?;
         Ok(self.partitions[p].replica_data(r, now_ms).get(key))
@@ -160,7 +166,7 @@ impl Store {
         now_ms: u64,
         rng: &mut Rng,
         timing: ReplicationTiming,
-    ) -> Option<Item> {
+    ) -> Option<Arc<Stored>> {
         let p = self.locate(key.hash);
         let partition = &mut self.partitions[p];
         let leader = partition.leader.unwrap_or(0);

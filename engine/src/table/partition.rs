@@ -23,7 +23,51 @@ use std::ops::Bound;
 
 use super::key::StoreKey;
 use crate::capacity::admission::PartitionLoad;
+use std::sync::Arc;
+
 use crate::value::{item_size, Item};
+
+/// An item as stored: shared by the replicas that hold it (a write is copied once, not three
+/// times), with its size computed once (reads and queries charge by size).
+#[derive(Debug, PartialEq)]
+pub struct Stored {
+    item: Item,
+    size: usize,
+}
+
+impl Stored {
+    pub fn new(item: Item) -> Arc<Stored> {
+        let size = item_size(&item);
+        Arc::new(Stored { item, size })
+    }
+
+    /// The item's size in bytes (as DynamoDB counts it).
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    pub fn item(&self) -> &Item {
+        &self.item
+    }
+
+    /// The item, owned (cloned unless this was the last reference).
+    pub fn into_item(this: Arc<Stored>) -> Item {
+        match Arc::try_unwrap(this) {
+            Ok(stored) => stored.item,
+            Err(shared) => shared.item.clone(),
+        }
+    }
+}
+
+impl std::ops::Deref for Stored {
+    type Target = Item;
+    fn deref(&self) -> &Item {
+        &self.item
+    }
+}
+
+/// The data of one replica: store key → stored item.
+pub type Data = BTreeMap<StoreKey, Arc<Stored>>;
 
 /// The three availability zones, by index.
 pub const AZ_NAMES: [&str; 3] = ["az-a", "az-b", "az-c"];
@@ -33,7 +77,7 @@ pub const AZ_NAMES: [&str; 3] = ["az-a", "az-b", "az-c"];
 pub struct Replica {
     /// Index into [`AZ_NAMES`].
     pub az: usize,
-    pub data: BTreeMap<StoreKey, Item>,
+    pub data: Data,
     /// Log entries sent to this replica but not applied yet, in sequence order.
     pub pending: VecDeque<Pending>,
     /// The last sequence number applied here.
@@ -50,7 +94,7 @@ pub struct Pending {
     pub due_ms: u64,
     pub seq: u64,
     pub key: StoreKey,
-    pub item: Option<Item>,
+    pub item: Option<Arc<Stored>>,
 }
 
 impl Replica {
@@ -162,12 +206,12 @@ impl Partition {
     }
 
     /// The leader's copy, if the partition has a leader.
-    pub fn leader_data(&self) -> Option<&BTreeMap<StoreKey, Item>> {
+    pub fn leader_data(&self) -> Option<&Data> {
         self.leader.map(|l| &self.replicas[l].data)
     }
 
     /// The data as the replica at `index` sees it after applying what has arrived by `now`.
-    pub fn replica_data(&mut self, index: usize, now_ms: u64) -> &BTreeMap<StoreKey, Item> {
+    pub fn replica_data(&mut self, index: usize, now_ms: u64) -> &Data {
         self.replicas[index].catch_up(now_ms);
         &self.replicas[index].data
     }
@@ -175,6 +219,11 @@ impl Partition {
     /// The authoritative current value of a key (the leader's, or — while no leader is
     /// elected — the most advanced replica's). Used by writes to read the item they replace.
     pub fn current(&self, key: &StoreKey) -> Option<&Item> {
+        self.current_stored(key).map(|s| s.item())
+    }
+
+    /// [`Partition::current`], as stored (with its size).
+    pub fn current_stored(&self, key: &StoreKey) -> Option<&Arc<Stored>> {
         let source = self.leader.unwrap_or_else(|| self.most_advanced());
         self.replicas[source].data.get(key)
     }
@@ -200,7 +249,8 @@ impl Partition {
         now_ms: u64,
         quorum_peer: usize,
         slow_delay_ms: u64,
-    ) -> Option<Item> {
+    ) -> Option<Arc<Stored>> {
+        let item = item.map(Stored::new);
         // Writes are routed to partitions with a leader; index maintenance that must not be
         // lost writes through the most advanced replica otherwise.
         let leader = self.leader.unwrap_or_else(|| self.most_advanced());
@@ -243,13 +293,13 @@ impl Partition {
         leader_replica.applied_seq = seq;
         let old = match item {
             Some(item) => {
-                self.bytes += item_size(&item);
+                self.bytes += item.size();
                 leader_replica.data.insert(key, item)
             }
             None => leader_replica.data.remove(&key),
         };
         if let Some(old_item) = &old {
-            self.bytes = self.bytes.saturating_sub(item_size(old_item));
+            self.bytes = self.bytes.saturating_sub(old_item.size());
         }
         self.item_count = leader_replica.data.len();
         old
@@ -285,10 +335,10 @@ impl Partition {
 
     /// Items of one store-key range of the leader or a replica, in order.
     pub fn range<'a>(
-        data: &'a BTreeMap<StoreKey, Item>,
+        data: &'a Data,
         from: Bound<&StoreKey>,
         to: Bound<&StoreKey>,
-    ) -> impl DoubleEndedIterator<Item = (&'a StoreKey, &'a Item)> + 'a {
+    ) -> impl DoubleEndedIterator<Item = (&'a StoreKey, &'a Arc<Stored>)> + 'a {
         data.range::<StoreKey, _>((from.cloned(), to.cloned()))
     }
 }

@@ -121,6 +121,6 @@ impl Partition {
         let source = self.leader.unwrap_or_else(|| self.most_advanced());
         let data = &self.replicas[source].data;
         self.item_count = data.len();
-        self.bytes = data.values().map(crate::value::item_size).sum();
+        self.bytes = data.values().map(|s| s.size()).sum();
     }
 }

@@ -10,6 +10,7 @@
 //! otherwise hold millions); [`LogTotals`] counts everything since the world began.
 
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
 
 /// What one request did.
 #[derive(Clone, Debug, PartialEq)]
@@ -21,11 +22,11 @@ pub struct RequestRecord {
     /// `GetItem`, `Query`, `Scan`, `PutItem`, …
     pub operation: &'static str,
     /// Tables the request touched, in the order it touched them.
-    pub tables: Vec<String>,
+    pub tables: Vec<Arc<str>>,
     /// The index, for a Query or Scan on an index.
     pub index: Option<String>,
     /// (table, partition id) pairs the request was routed to, in order, without repeats.
-    pub partitions: Vec<(String, u32)>,
+    pub partitions: Vec<(Arc<str>, u32)>,
     pub read_units: f64,
     pub write_units: f64,
     /// `None` on success; the exception name otherwise (`ProvisionedThroughputExceededException`…).
@@ -46,7 +47,7 @@ impl RequestRecord {
 
     /// Whether the request touched `table`.
     pub fn touches(&self, table: &str) -> bool {
-        self.tables.iter().any(|t| t == table)
+        self.tables.iter().any(|t| &**t == table)
     }
 }
 
@@ -68,6 +69,11 @@ pub struct RequestLog {
     pub totals: LogTotals,
     pub capacity: usize,
     pub current: Option<RequestRecord>,
+    /// Table names, shared by every record that names them (no allocation per request).
+    names: Vec<Arc<str>>,
+    /// The record that fell off the end of the log, reused for the next request (its
+    /// vectors keep their capacity).
+    spare: Option<RequestRecord>,
 }
 
 impl RequestLog {
@@ -79,9 +85,9 @@ impl RequestLog {
     }
 
     pub fn begin(&mut self, operation: &'static str, at_ms: u64) {
-        self.current = Some(RequestRecord {
-            seq: self.totals.requests,
-            at_ms,
+        let mut record = self.spare.take().unwrap_or_else(|| RequestRecord {
+            seq: 0,
+            at_ms: 0,
             operation,
             tables: Vec::new(),
             index: None,
@@ -90,20 +96,40 @@ impl RequestLog {
             write_units: 0.0,
             error: None,
         });
+        record.seq = self.totals.requests;
+        record.at_ms = at_ms;
+        record.operation = operation;
+        record.tables.clear();
+        record.index = None;
+        record.partitions.clear();
+        record.read_units = 0.0;
+        record.write_units = 0.0;
+        record.error = None;
+        self.current = Some(record);
+    }
+
+    fn intern(names: &mut Vec<Arc<str>>, table: &str) -> Arc<str> {
+        if let Some(n) = names.iter().find(|n| &***n == table) {
+            return n.clone();
+        }
+        let n: Arc<str> = Arc::from(table);
+        names.push(n.clone());
+        n
     }
 
     /// Notes that the current request was routed to a partition and spent units there.
     pub fn touch(&mut self, table: &str, partition: u32, read: f64, write: f64) {
         if let Some(r) = &mut self.current {
-            if !r.tables.iter().any(|t| t == table) {
-                r.tables.push(table.to_string());
+            if !r.tables.iter().any(|t| &**t == table) {
+                r.tables.push(Self::intern(&mut self.names, table));
             }
             if !r
                 .partitions
                 .iter()
-                .any(|(t, p)| t == table && *p == partition)
+                .any(|(t, p)| &**t == table && *p == partition)
             {
-                r.partitions.push((table.to_string(), partition));
+                r.partitions
+                    .push((Self::intern(&mut self.names, table), partition));
             }
             r.read_units += read;
             r.write_units += write;
@@ -114,8 +140,8 @@ impl RequestLog {
     /// a partition (a rejected request).
     pub fn target(&mut self, table: &str, index: Option<&str>) {
         if let Some(r) = &mut self.current {
-            if !r.tables.iter().any(|t| t == table) {
-                r.tables.push(table.to_string());
+            if !r.tables.iter().any(|t| &**t == table) {
+                r.tables.push(Self::intern(&mut self.names, table));
             }
             if index.is_some() {
                 r.index = index.map(str::to_string);
@@ -142,7 +168,7 @@ impl RequestLog {
         }
         if self.capacity > 0 {
             if self.records.len() == self.capacity {
-                self.records.pop_front();
+                self.spare = self.records.pop_front();
             }
             self.records.push_back(record);
         }
