@@ -18,8 +18,12 @@
 //! - Styling is plain ANSI SGR codes built here rather than a styling crate: the renderer only
 //!   needs a handful of attributes, and plain codes keep `render`'s output easy to strip and
 //!   compare in tests.
-//! - Rustdoc's hidden lines (`# use …;`) in `rust` blocks are dropped, as mdBook does: the
-//!   lessons compile their samples as doctests and hide the scaffolding.
+//! - Rustdoc's hidden lines (`# use …;`, a lone `#`) in Rust blocks are dropped, as mdBook
+//!   does: the lessons compile their samples as doctests and hide the scaffolding. A block is
+//!   Rust the way rustdoc decides it (`rust`, `rust,ignore`, `no_run`, no info string), and is
+//!   labelled plain `rust` — doctest attributes mean nothing to a reader.
+//! - Raw HTML is not shown: the lessons use it only for `<a id="…"></a>` anchors that keep old
+//!   link targets working, and a terminal has nothing to show for them.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -1031,12 +1035,7 @@ impl Renderer {
         let Some((info, text)) = self.code.take() else {
             return;
         };
-        let lang = info
-            .split([',', ' '])
-            .next()
-            .unwrap_or("")
-            .trim()
-            .to_lowercase();
+        let lang = code_language(&info);
         let bar = dim().paint("│ ");
         if !lang.is_empty() {
             let label = format!("{}{}", " ".repeat(2), dim().paint(&lang));
@@ -1144,6 +1143,37 @@ fn pad(text: &str, width: usize, target: usize, align: Alignment) -> String {
         Alignment::Left | Alignment::None => (0, space),
     };
     format!("{}{text}{}", " ".repeat(left), " ".repeat(right))
+}
+
+/// Rustdoc's code block attributes: a block whose info string holds only these (or nothing)
+/// is Rust to rustdoc, so the lessons' doctests compile it.
+const DOCTEST_ATTRIBUTES: &[&str] = &[
+    "ignore",
+    "no_run",
+    "should_panic",
+    "compile_fail",
+    "test_harness",
+    "standalone_crate",
+];
+
+/// The language of a code block from its info string, the way rustdoc reads it: `rust`,
+/// `rust,ignore`, `no_run` or an empty info string are all Rust (shown as `rust`, hidden
+/// lines dropped); otherwise the first word (`text`, `sh`…), lower-cased.
+fn code_language(info: &str) -> String {
+    let words: Vec<String> = info
+        .split([',', ' ', '\t'])
+        .map(|w| w.trim().to_lowercase())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let doctest_attribute = |w: &String| {
+        DOCTEST_ATTRIBUTES.contains(&w.as_str())
+            || w.starts_with("ignore-")
+            || w.starts_with("edition")
+    };
+    if words.iter().any(|w| w == "rust") || words.iter().all(doctest_attribute) {
+        return "rust".to_string();
+    }
+    words.into_iter().next().unwrap_or_default()
 }
 
 fn is_rustdoc_hidden(line: &str) -> bool {

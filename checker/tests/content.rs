@@ -605,6 +605,97 @@ fn render_lines_up_table_columns_and_shows_lists_code_links_and_images() {
     assert!(styled.contains("\x1b["), "no ANSI styling");
 }
 
+const DOCTEST_SAMPLE: &str = "\
+<a id=\"hot-keys\"></a>
+
+## Hot keys
+
+Read <a id=\"inline-anchor\"></a>on.
+
+```rust,ignore
+# use hidden::One;
+#
+let shown = 1;
+## a literal hash line
+```
+
+```rust,no_run
+    # let indented_hidden = 2;
+let also_shown = 2;
+```
+
+```ignore
+# let bare_attribute_hidden = 3;
+let shown_too = 3;
+```
+
+```text
+# a text block keeps its hashes
+```
+";
+
+#[test]
+fn render_hides_doctest_scaffolding_doctest_attributes_and_html_anchors() {
+    let lines: Vec<String> = katas::lesson::render(DOCTEST_SAMPLE, 80)
+        .iter()
+        .map(|l| strip_ansi(l))
+        .collect();
+    let text = lines.join("\n");
+
+    // Raw HTML anchors (block or inline) leave no trace; the heading comes first.
+    assert!(!text.contains("<a") && !text.contains("</a>"), "{text}");
+    assert!(
+        !text.contains("hot-keys") && !text.contains("inline-anchor"),
+        "{text}"
+    );
+    assert_eq!(lines[0], "Hot keys", "{text}");
+    assert!(lines.iter().any(|l| l == "Read on."), "{text}");
+
+    // Hidden doctest lines (`# …`, a lone `#`, indented or not) are not shown …
+    for hidden in ["hidden::One", "indented_hidden", "bare_attribute_hidden"] {
+        assert!(
+            !text.contains(hidden),
+            "hidden line {hidden:?} shown:\n{text}"
+        );
+    }
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.trim_end() == "  │ #" || l.trim_end() == "  │"),
+        "a lone `#` line shown:\n{text}"
+    );
+    // … the code is, and `##` is the escape for a line that starts with `#`.
+    for shown in [
+        "let shown = 1;",
+        "let also_shown = 2;",
+        "let shown_too = 3;",
+    ] {
+        assert!(
+            lines.iter().any(|l| l == &format!("  │ {shown}")),
+            "{shown:?} missing:\n{text}"
+        );
+    }
+    assert!(
+        lines.iter().any(|l| l == "  │ # a literal hash line"),
+        "{text}"
+    );
+    // Other languages keep their `#` lines.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "  │ # a text block keeps its hashes"),
+        "{text}"
+    );
+
+    // Info strings: doctest attributes are not languages; such blocks are labelled `rust`.
+    let labels: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("  ") && !l.starts_with("  │"))
+        .map(|l| l.trim())
+        .collect();
+    assert_eq!(labels, ["rust", "rust", "rust", "text"], "{text}");
+}
+
 #[test]
 fn render_keeps_real_lessons_within_the_width() {
     for path in lesson_files() {
