@@ -106,6 +106,46 @@ fn anchors(markdown: &str) -> BTreeSet<String> {
     out
 }
 
+/// The anchors of the sections (headings of any level) that hold at least one compiled Rust
+/// sample: a fenced block rustdoc runs (`rust`, `rust,no_run`…; not `ignore`d).
+fn sections_with_compiled_samples(markdown: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut seen = BTreeSet::new();
+    let mut heading: Option<String> = None;
+    let mut section: Option<String> = None;
+    for event in Parser::new_ext(markdown, md_options()) {
+        match event {
+            Event::Start(Tag::Heading { .. }) => heading = Some(String::new()),
+            Event::Text(t) | Event::Code(t) => {
+                if let Some(text) = heading.as_mut() {
+                    text.push_str(&t);
+                }
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                let base = slug(&heading.take().unwrap_or_default());
+                let mut anchor = base.clone();
+                let mut n = 0;
+                while seen.contains(&anchor) {
+                    n += 1;
+                    anchor = format!("{base}-{n}");
+                }
+                seen.insert(anchor.clone());
+                section = Some(anchor);
+            }
+            Event::Start(Tag::CodeBlock(pulldown_cmark::CodeBlockKind::Fenced(info))) => {
+                let words: Vec<&str> = info.split([',', ' ']).map(str::trim).collect();
+                if words.contains(&"rust") && !words.contains(&"ignore") {
+                    if let Some(anchor) = &section {
+                        out.insert(anchor.clone());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Every link and image target in a Markdown document.
 fn link_targets(markdown: &str) -> Vec<String> {
     Parser::new_ext(markdown, md_options())
@@ -408,6 +448,10 @@ fn coverage_table_names_only_existing_sections_quiz_questions_diagrams_and_katas
         .iter()
         .map(|p| (stem(p), anchors(&read(p))))
         .collect();
+    let sample_sections: BTreeMap<String, BTreeSet<String>> = lesson_files()
+        .iter()
+        .map(|p| (stem(p), sections_with_compiled_samples(&read(p))))
+        .collect();
     let quiz_ids: BTreeSet<String> = quizzes()
         .into_iter()
         .flat_map(|(_, q)| q.questions.into_iter().map(|x| x.id))
@@ -461,14 +505,25 @@ fn coverage_table_names_only_existing_sections_quiz_questions_diagrams_and_katas
                 Some(_) => {}
             }
         }
-        // Column 3: quiz ids, katas, diagrams; at least one of them.
+        // Column 3: quiz ids, katas, diagrams, compiled samples; at least one of them.
         let mut practised = 0;
         for token in cells[2].split(',').map(|t| t.trim().trim_matches('`')) {
             if token.is_empty() {
                 continue;
             }
             practised += 1;
-            if is_quiz_id(token) {
+            if let Some(target) = token.strip_prefix("sample:") {
+                // A compiled lesson sample: `sample:<lesson>#<anchor>`.
+                let (lesson, anchor) = target.split_once('#').unwrap_or((target, ""));
+                let has_sample = sample_sections
+                    .get(lesson)
+                    .is_some_and(|sections| sections.contains(anchor));
+                if !has_sample {
+                    problems.push(format!(
+                        "{at}: no compiled Rust sample in section {target} (see lessons/lib.rs)"
+                    ));
+                }
+            } else if is_quiz_id(token) {
                 if !quiz_ids.contains(token) {
                     problems.push(format!("{at}: no quiz question {token}"));
                 }
