@@ -1,0 +1,203 @@
+//! # Kata: single-table design
+//!
+//! A small shop — customers, orders, order lines — in ONE DynamoDB table, designed from its
+//! six access patterns so that every read is one GetItem or one Query. Task, access patterns
+//! and rules in `README.md`.
+//!
+//! Run `cargo katas` (watch mode) and save this file to check it.
+//!
+//! The types below are the kata's interface: the tests build and compare them, so keep their
+//! fields as they are. Everything else — the table's keys, its indexes, what each item holds —
+//! is yours to design.
+
+use engine::{Client, Error};
+
+/// The name of your table (the tests read it from here).
+pub const TABLE: &str = "shop";
+
+/// A customer's profile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Customer {
+    pub id: String,
+    pub name: String,
+    pub email: String,
+}
+
+/// Where an order is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum OrderStatus {
+    Placed,
+    Paid,
+    Shipped,
+    Delivered,
+    Cancelled,
+}
+
+impl OrderStatus {
+    /// Every status.
+    pub const ALL: [OrderStatus; 5] = [
+        OrderStatus::Placed,
+        OrderStatus::Paid,
+        OrderStatus::Shipped,
+        OrderStatus::Delivered,
+        OrderStatus::Cancelled,
+    ];
+
+    /// `"PLACED"`, `"PAID"`, … — how to store it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OrderStatus::Placed => "PLACED",
+            OrderStatus::Paid => "PAID",
+            OrderStatus::Shipped => "SHIPPED",
+            OrderStatus::Delivered => "DELIVERED",
+            OrderStatus::Cancelled => "CANCELLED",
+        }
+    }
+
+    /// The status `as_str` spelled `text`, if any.
+    pub fn parse(text: &str) -> Option<OrderStatus> {
+        OrderStatus::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+}
+
+/// One line of an order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrderItem {
+    pub sku: String,
+    pub quantity: u32,
+    pub unit_price_cents: u64,
+}
+
+/// An order's header (without its lines).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Order {
+    pub id: String,
+    pub customer_id: String,
+    /// When it was placed, ISO 8601 in UTC (`"2026-01-05T09:30:00Z"`): these strings sort in
+    /// time order, so they make good sort keys. Two orders never share one in the tests.
+    pub placed_at: String,
+    pub status: OrderStatus,
+    /// The sum of `quantity * unit_price_cents` over its lines.
+    pub total_cents: u64,
+}
+
+/// An order with its lines, in the order they were placed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrderWithItems {
+    pub order: Order,
+    pub items: Vec<OrderItem>,
+}
+
+/// One page of a paginated list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Page<T> {
+    pub items: Vec<T>,
+    /// Pass it back to get the next page; `None` when there is nothing after this page.
+    pub next_cursor: Option<String>,
+}
+
+fn todo(what: &str) -> Error {
+    Error::validation(format!(
+        "TODO: {what} is not written yet (see exercises/single-table/README.md)"
+    ))
+}
+
+// ---------------------------------------------------------------------------------------
+// The table
+// ---------------------------------------------------------------------------------------
+
+/// Creates the table `TABLE`: its key schema, attribute definitions and global secondary
+/// indexes. On-demand billing (`BillingMode::PayPerRequest`) keeps capacity out of the way.
+pub fn create_table(client: &Client) -> Result<(), Error> {
+    // TODO: one table with generic keys (PK, SK) and a GSI per lookup the keys cannot answer.
+    let _ = client;
+    Err(todo("create_table"))
+}
+
+// ---------------------------------------------------------------------------------------
+// Writes
+// ---------------------------------------------------------------------------------------
+
+/// Stores a new customer's profile.
+pub fn create_customer(client: &Client, customer: &Customer) -> Result<(), Error> {
+    // TODO: one item for the profile, with what the lookups by id and by email need.
+    let _ = (client, customer);
+    Err(todo("create_customer"))
+}
+
+/// Places an order with its lines, all or nothing, in ONE TransactWriteItems request. An
+/// order id that already exists, or a line DynamoDB refuses, cancels the whole order.
+pub fn place_order(client: &Client, order: &Order, items: &[OrderItem]) -> Result<(), Error> {
+    // TODO: the order, each line, and whatever lets the customer's order list find it —
+    // in one transaction, refusing an order id that exists already.
+    let _ = (client, order, items);
+    Err(todo("place_order"))
+}
+
+/// Moves an order to another status. An order that does not exist is an error, and nothing
+/// is written for it.
+pub fn change_order_status(
+    client: &Client,
+    order_id: &str,
+    status: OrderStatus,
+) -> Result<(), Error> {
+    // TODO: update every item that stores the order's status (and its status index key).
+    let _ = (client, order_id, status);
+    Err(todo("change_order_status"))
+}
+
+// ---------------------------------------------------------------------------------------
+// The six access patterns: each one GetItem or one Query, never a Scan
+// ---------------------------------------------------------------------------------------
+
+/// 1. A customer's profile, by id.
+pub fn customer(client: &Client, customer_id: &str) -> Result<Option<Customer>, Error> {
+    // TODO
+    let _ = (client, customer_id);
+    Err(todo("customer"))
+}
+
+/// 2. A customer's orders, newest first, `page_size` at a time. `cursor` is `None` for the
+/// first page, then the `next_cursor` of the page before.
+pub fn customer_orders(
+    client: &Client,
+    customer_id: &str,
+    page_size: usize,
+    cursor: Option<&str>,
+) -> Result<Page<Order>, Error> {
+    // TODO
+    let _ = (client, customer_id, page_size, cursor);
+    Err(todo("customer_orders"))
+}
+
+/// 3. An order with all its lines — in ONE Query.
+pub fn order_with_items(client: &Client, order_id: &str) -> Result<Option<OrderWithItems>, Error> {
+    // TODO
+    let _ = (client, order_id);
+    Err(todo("order_with_items"))
+}
+
+/// 4. An order's header, by id alone.
+pub fn order(client: &Client, order_id: &str) -> Result<Option<Order>, Error> {
+    // TODO
+    let _ = (client, order_id);
+    Err(todo("order"))
+}
+
+/// 5. For the warehouse: the newest `limit` orders in `status`, newest first.
+pub fn orders_by_status(
+    client: &Client,
+    status: OrderStatus,
+    limit: usize,
+) -> Result<Vec<Order>, Error> {
+    // TODO
+    let _ = (client, status, limit);
+    Err(todo("orders_by_status"))
+}
+
+/// 6. A customer by email address.
+pub fn customer_by_email(client: &Client, email: &str) -> Result<Option<Customer>, Error> {
+    // TODO
+    let _ = (client, email);
+    Err(todo("customer_by_email"))
+}
