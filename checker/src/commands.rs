@@ -107,7 +107,7 @@ fn grade(cx: &Context, g: crate::cli::GradeArgs) -> Result<i32> {
 fn dev_check(cx: &Context, katas: Vec<String>) -> Result<i32> {
     let opts = crate::devcheck::DevOptions {
         katas,
-        target_dir: None,
+        ..crate::devcheck::DevOptions::default()
     };
     let tty = std::io::stderr().is_terminal();
     let mut log = |line: &str| {

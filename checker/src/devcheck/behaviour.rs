@@ -17,13 +17,14 @@ pub(super) fn check_kata(
     root: &Path,
     k: &Kata,
     target: &Path,
+    scratch: &Path,
     report: &mut DevReport,
     log: &mut dyn FnMut(&str),
 ) -> Result<()> {
     let name = Some(k.name.as_str());
-    let ws = target.join("scratch").join(&k.name);
+    let ws = scratch.join(&k.name);
     let opts = CheckOptions {
-        target_dir: Some(target.join("build")),
+        target_dir: Some(target.to_path_buf()),
         ..CheckOptions::default()
     };
     let run = |source: &Path| -> Result<CheckResult> {

@@ -41,8 +41,11 @@ pub const MAX_RUN: Duration = Duration::from_secs(1);
 pub struct DevOptions {
     /// Only these katas (all when empty; the stray-folder check needs all).
     pub katas: Vec<String>,
-    /// Target dir of the scratch builds (default `<root>/target/katas-dev`).
+    /// Target dir of the scratch builds (default `<target>/katas-dev/build`, where `<target>`
+    /// is `$CARGO_TARGET_DIR` or `<root>/target`).
     pub target_dir: Option<PathBuf>,
+    /// Where the scratch workspaces go (default `<target>/katas-dev/scratch`).
+    pub scratch_dir: Option<PathBuf>,
 }
 
 /// How bad a finding is.
@@ -164,10 +167,10 @@ impl DevReport {
             }
         }
         let summary = format!(
-            "\nkatas dev check: {} katas, {} errors, {} warnings",
-            self.katas.len(),
-            self.errors(),
-            self.warnings()
+            "\nkatas dev check: {}, {}, {}",
+            plural(self.katas.len(), "kata"),
+            plural(self.errors(), "error"),
+            plural(self.warnings(), "warning")
         );
         out.push_str(&if self.errors() == 0 {
             c(summary, |s| s.green().bold())
@@ -176,6 +179,14 @@ impl DevReport {
         });
         out.push('\n');
         out
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
     }
 }
 
@@ -205,15 +216,21 @@ pub fn check(
     if opts.katas.is_empty() {
         layout::stray_folders(root, manifest, &mut report);
     }
-    let target = opts
-        .target_dir
+    // Next to the repository's other builds: `$CARGO_TARGET_DIR/katas-dev` or
+    // `<root>/target/katas-dev`.
+    let dev = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| root.join("target"), PathBuf::from)
+        .join("katas-dev");
+    let target = opts.target_dir.clone().unwrap_or_else(|| dev.join("build"));
+    let scratch = opts
+        .scratch_dir
         .clone()
-        .unwrap_or_else(|| root.join("target/katas-dev"));
+        .unwrap_or_else(|| dev.join("scratch"));
     for k in katas {
         log(&format!("{}: layout and content", k.name));
         let ok = layout::check_kata(root, k, &mut report);
         if ok {
-            behaviour::check_kata(root, k, &target, &mut report, log)?;
+            behaviour::check_kata(root, k, &target, &scratch, &mut report, log)?;
         } else {
             log(&format!(
                 "{}: skipping the build checks until its layout is fixed",

@@ -9,7 +9,7 @@
 //!                                       and no programs to run (/bin, /usr/bin… hidden)
 //!          --pid --fork --kill-child    its own processes: all of them die with the run
 //!  sh -c SANDBOX_SCRIPT                 ulimit: address space, CPU seconds, file size,
-//!                                       processes, open files; then exec the test binary
+//!                                       processes, open files; then run the test binary
 //! ```
 //!
 //! Design decision: the sandbox is built from util-linux's `unshare` and `setpriv` and the
@@ -114,7 +114,11 @@ if [ "$1" = --katas-probe ]; then
   if [ "$1" = "/usr/bin/*" ]; then echo "bins=hidden"; else echo "bins=visible"; fi
   exit 0
 fi
-exec "$@"
+# Not `exec`: inside the pid namespace the shell is pid 1, and pid 1 ignores the signals it
+# sends itself, so an abort() in the test would not end it. As pid 2 it dies normally; the
+# shell passes the status on (128 + signal, which the runner reads back as the signal).
+"$@"
+exit $?
 "#;
 
 impl Isolation {

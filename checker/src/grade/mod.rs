@@ -23,9 +23,13 @@
 //! test kit and registry crates are built once per slot. Slots do not share a target dir
 //! because cargo locks it for the whole build, which would serialise the jobs.
 
+mod guard;
 pub mod isolate;
 pub mod output;
+mod score;
 pub mod submission;
+
+pub use score::verdict_text;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -36,7 +40,7 @@ use anyhow::{bail, Context, Result};
 use serde::Serialize;
 
 use crate::manifest::{Kata, Manifest};
-use crate::runner::{self, scratch, CheckOptions, CheckResult, TestStatus, Verdict};
+use crate::runner::{self, scratch, CheckOptions, CheckResult, TestStatus};
 use isolate::{Isolation, Limits};
 
 /// Version tag of the JSON report (`"schema"`).
@@ -479,7 +483,7 @@ impl Grader<'_> {
         let _ = std::fs::remove_dir_all(&ws);
         let (hidden, _) = self.hidden_for(kata);
         scratch::prepare(self.root, kata, source, hidden.as_deref(), &ws)?;
-        harden(&ws, kata)?;
+        guard::harden(&ws, kata)?;
         let tmp = ws.join("tmp");
         std::fs::create_dir_all(&tmp)?;
         isolate::make_world_writable(&tmp);
@@ -498,7 +502,7 @@ impl Grader<'_> {
         let src_dir = ws.join(kata.src_dir());
         let mut refused = None;
         let result = runner::check_gated(&ws, kata, &opts, &mut |_| {}, &mut |_exe| {
-            refused = outside_reads(&target, &ws, kata, &src_dir);
+            refused = guard::outside_reads(&target, &ws, kata, &src_dir);
             refused.clone()
         })?;
         Ok((result, refused))
@@ -540,350 +544,13 @@ impl Grader<'_> {
                 format!("the submission has no {}", kata.src_dir().display()),
             );
         };
-        if let Some(why) = scan_sources(source) {
+        if let Some(why) = guard::scan_sources(source) {
             return blank(KataStatus::Rejected, why);
         }
         let (r, refused) = match self.run(slot, kata, source) {
             Ok(x) => x,
             Err(e) => return blank(KataStatus::Error, format!("the grader failed: {e:#}")),
         };
-        score(kata, info, &r, refused, self.opts.output_cap)
-    }
-}
-
-/// Scores one check result against the kata's known tests.
-fn score(
-    kata: &Kata,
-    info: &KataInfo,
-    r: &CheckResult,
-    refused: Option<String>,
-    output_cap: usize,
-) -> KataGrade {
-    let mut tests: Vec<TestGrade> = info
-        .tests
-        .iter()
-        .map(|t| {
-            let got = r.tests.iter().find(|x| x.name == t.name);
-            let status = got.map_or(TestStatus::NotRun, |x| x.status);
-            TestGrade {
-                name: t.name.clone(),
-                status,
-                score: if status == TestStatus::Passed {
-                    t.max_score
-                } else {
-                    0
-                },
-                max_score: t.max_score,
-                message: got.and_then(|x| x.message.clone()),
-                expected: got.and_then(|x| x.expected.clone()),
-                actual: got.and_then(|x| x.actual.clone()),
-                seed: got.and_then(|x| x.seed),
-            }
-        })
-        .collect();
-    let (status, reason) = if let Some(why) = refused {
-        (KataStatus::Rejected, Some(why))
-    } else {
-        match &r.verdict {
-            Verdict::CompileError { .. } => (
-                KataStatus::CompileError,
-                Some(verdict_text(&r.verdict, output_cap / 1024)),
-            ),
-            Verdict::BuildFailed { .. } => (
-                KataStatus::BuildFailed,
-                Some(verdict_text(&r.verdict, output_cap / 1024)),
-            ),
-            Verdict::TimedOut { .. } => (
-                KataStatus::TimedOut,
-                Some(verdict_text(&r.verdict, output_cap / 1024)),
-            ),
-            Verdict::StackOverflow { .. } => (
-                KataStatus::StackOverflow,
-                Some(verdict_text(&r.verdict, output_cap / 1024)),
-            ),
-            Verdict::Crashed { .. } => (
-                KataStatus::Crashed,
-                Some(verdict_text(&r.verdict, output_cap / 1024)),
-            ),
-            _ if r.output_truncated => (
-                KataStatus::OutputFlood,
-                Some(format!(
-                    "it printed more than {} KiB of output",
-                    output_cap / 1024
-                )),
-            ),
-            Verdict::Passed | Verdict::Failed => match forged(info, r) {
-                Some(why) => (KataStatus::Tampered, Some(why)),
-                None if r.passed() => (KataStatus::Passed, None),
-                None => (KataStatus::Failed, None),
-            },
-        }
-    };
-    if status.zeroes() {
-        for t in &mut tests {
-            t.score = 0;
-        }
-    }
-    let _ = kata;
-    KataGrade {
-        kata: r.kata.clone(),
-        score: tests.iter().map(|t| t.score).sum(),
-        max_score: info.max_score,
-        status,
-        reason,
-        tests,
-        build_secs: r.build_time.as_secs_f64(),
-        run_secs: r.run_time.as_secs_f64(),
-    }
-}
-
-/// A result stream the hidden tests cannot have produced: a test reported twice, a test the
-/// reference run did not have, or tests out of order. The learner's code shares the test
-/// process's stdout, so it can print event lines; this catches the clumsy forgeries.
-fn forged(info: &KataInfo, r: &CheckResult) -> Option<String> {
-    if info.tests.is_empty() {
-        return None;
-    }
-    let names: Vec<&str> = r.tests.iter().map(|t| t.name.as_str()).collect();
-    for (i, n) in names.iter().enumerate() {
-        if names[..i].contains(n) {
-            return Some(format!(
-                "the test output was tampered with: `{n}` reported twice"
-            ));
-        }
-        if !info.tests.iter().any(|t| t.name == *n) {
-            return Some(format!(
-                "the test output was tampered with: a result for `{n}`, which is not a hidden test"
-            ));
-        }
-    }
-    let expected: Vec<&str> = info
-        .tests
-        .iter()
-        .map(|t| t.name.as_str())
-        .filter(|n| names.contains(n))
-        .collect();
-    (expected != names)
-        .then(|| "the test output was tampered with: results out of order".to_string())
-}
-
-/// One line for a verdict that zeroes a kata.
-pub fn verdict_text(v: &Verdict, cap_kib: usize) -> String {
-    let within = |t: &Option<String>| {
-        t.as_deref()
-            .map(|t| format!(" in test `{t}`"))
-            .unwrap_or_default()
-    };
-    match v {
-        Verdict::Passed => "passed".into(),
-        Verdict::Failed => "some hidden tests failed".into(),
-        Verdict::CompileError { errors } => match errors.first() {
-            Some(e) => format!(
-                "does not compile: {}{}",
-                e.message,
-                match (&e.file, e.line) {
-                    (Some(f), Some(l)) => format!(" ({f}:{l})"),
-                    _ => String::new(),
-                }
-            ),
-            None => "does not compile".into(),
-        },
-        Verdict::BuildFailed { detail } => format!(
-            "the build failed: {}",
-            detail.lines().next().unwrap_or("").trim()
-        ),
-        Verdict::TimedOut { secs, test } => {
-            format!(
-                "timed out after {secs} s{} (an endless loop?)",
-                within(test)
-            )
-        }
-        Verdict::StackOverflow { test } => format!("stack overflow{}", within(test)),
-        Verdict::Crashed { test, detail } => {
-            let _ = cap_kib;
-            format!("crashed{}: {detail}", within(test))
-        }
-    }
-}
-
-/// Makes the scratch kata crate safe to compile: no build script, no auto-discovered extra
-/// targets, `unsafe` forbidden (a lint level the sources cannot lower).
-fn harden(ws: &Path, kata: &Kata) -> Result<()> {
-    let manifest = ws.join(kata.folder()).join("Cargo.toml");
-    let text = std::fs::read_to_string(&manifest)?;
-    let mut doc: toml::Table = toml::from_str(&text)?;
-    if let Some(pkg) = doc.get_mut("package").and_then(|p| p.as_table_mut()) {
-        pkg.insert("build".into(), false.into());
-        for auto in ["autobins", "autoexamples", "autotests", "autobenches"] {
-            pkg.insert(auto.into(), false.into());
-        }
-    }
-    let inherits = doc
-        .get("lints")
-        .and_then(|l| l.get("workspace"))
-        .and_then(toml::Value::as_bool)
-        == Some(true);
-    if inherits {
-        let root_manifest = ws.join("Cargo.toml");
-        let text = std::fs::read_to_string(&root_manifest)?;
-        let mut root: toml::Table = toml::from_str(&text)?;
-        let rust = table_at(&mut root, &["workspace", "lints", "rust"]);
-        rust.insert("unsafe_code".into(), "forbid".into());
-        std::fs::write(&root_manifest, toml::to_string(&root)?)?;
-    } else {
-        let rust = table_at(&mut doc, &["lints", "rust"]);
-        rust.insert("unsafe_code".into(), "forbid".into());
-    }
-    std::fs::write(&manifest, toml::to_string(&doc)?)?;
-    Ok(())
-}
-
-fn table_at<'a>(t: &'a mut toml::Table, path: &[&str]) -> &'a mut toml::Table {
-    let mut cur = t;
-    for key in path {
-        let entry = cur
-            .entry((*key).to_string())
-            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
-        if !entry.is_table() {
-            *entry = toml::Value::Table(toml::Table::new());
-        }
-        cur = entry.as_table_mut().expect("just made a table");
-    }
-    cur
-}
-
-/// Files the kata crate's compilation read (rustc's dep-info) that lie outside its `src/`:
-/// `include!`, `include_str!`, `include_bytes!` or `#[path]` reaching for the hidden tests or
-/// anything else. Sound whatever macro tricks spell the path.
-fn outside_reads(target: &Path, ws: &Path, kata: &Kata, src_dir: &Path) -> Option<String> {
-    let crate_name = lib_name(ws, kata);
-    // rustc's own dep-info for the kata crate: deps/<crate>-<hash>.d, the newest one (the
-    // slot's path keeps the hash stable, so there is normally just one).
-    let deps = target.join("debug").join("deps");
-    let prefix = format!("{crate_name}-");
-    let newest = std::fs::read_dir(&deps).ok().and_then(|rd| {
-        rd.filter_map(Result::ok)
-            .filter(|e| {
-                let n = e.file_name().to_string_lossy().into_owned();
-                n.starts_with(&prefix) && n.ends_with(".d")
-            })
-            .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
-            .max()
-            .map(|(_, p)| p)
-    });
-    let Some(text) = newest.and_then(|p| std::fs::read_to_string(p).ok()) else {
-        return Some(format!(
-            "the grader could not verify which files the build read (no dep-info for \
-             {crate_name} in {})",
-            deps.display()
-        ));
-    };
-    let src_dir = src_dir
-        .canonicalize()
-        .unwrap_or_else(|_| src_dir.to_path_buf());
-    for line in text.lines() {
-        let Some((_, deps)) = line.split_once(": ") else {
-            continue;
-        };
-        for dep in split_dep_paths(deps) {
-            let p = PathBuf::from(&dep);
-            let p = if p.is_relative() { ws.join(p) } else { p };
-            let p = p.canonicalize().unwrap_or(p);
-            if !p.starts_with(&src_dir) {
-                let shown = p.strip_prefix(ws).unwrap_or(&p).display().to_string();
-                return Some(format!(
-                    "its compilation read {shown}, outside {} (include!, include_str!, \
-                     include_bytes! or #[path] may only name files in src/)",
-                    kata.src_dir().display()
-                ));
-            }
-        }
-    }
-    None
-}
-
-fn lib_name(ws: &Path, kata: &Kata) -> String {
-    let text =
-        std::fs::read_to_string(ws.join(kata.folder()).join("Cargo.toml")).unwrap_or_default();
-    let doc: toml::Table = toml::from_str(&text).unwrap_or_default();
-    doc.get("lib")
-        .and_then(|l| l.get("name"))
-        .and_then(toml::Value::as_str)
-        .or_else(|| {
-            doc.get("package")
-                .and_then(|p| p.get("name"))
-                .and_then(toml::Value::as_str)
-        })
-        .unwrap_or(&kata.name)
-        .replace('-', "_")
-}
-
-/// Make's dep-file path list: space-separated, `\ ` for a space in a path.
-fn split_dep_paths(s: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' if chars.peek() == Some(&' ') => {
-                cur.push(' ');
-                chars.next();
-            }
-            ' ' => {
-                if !cur.is_empty() {
-                    out.push(std::mem::take(&mut cur));
-                }
-            }
-            _ => cur.push(c),
-        }
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
-}
-
-/// Refuses sources that spawn processes, with a reason a learner can act on. The sandbox
-/// would stop the programs anyway; this makes the verdict clear instead of a confusing
-/// failure. (A determined submission can spell it past this check; the sandbox is the
-/// guarantee.)
-fn scan_sources(src: &Path) -> Option<String> {
-    let mut files = Vec::new();
-    collect_rs(src, &mut files);
-    for f in files {
-        let Ok(text) = std::fs::read_to_string(&f) else {
-            continue;
-        };
-        let code: String = text
-            .lines()
-            .map(|l| l.split("//").next().unwrap_or(""))
-            .collect::<Vec<_>>()
-            .join("\n");
-        let spawns = code.contains("Command::new")
-            || code.contains("process::Command")
-            || (code.contains("std::process") && code.contains("Command"));
-        if spawns {
-            let rel = f.strip_prefix(src).unwrap_or(&f);
-            return Some(format!(
-                "src/{} starts other programs (std::process::Command), which a graded kata \
-                 may not",
-                rel.display()
-            ));
-        }
-    }
-    None
-}
-
-fn collect_rs(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.filter_map(Result::ok) {
-        let p = e.path();
-        if p.is_dir() {
-            collect_rs(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
+        score::score(info, &r, refused, self.opts)
     }
 }

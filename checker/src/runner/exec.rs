@@ -203,7 +203,7 @@ pub(super) fn run(root: &Path, exe: &Path, opts: &CheckOptions, timeout: Duratio
     } else if !c.ended {
         Some(Verdict::Crashed {
             test: running.clone(),
-            detail: describe(status),
+            detail: describe(status, !opts.wrapper.is_empty()),
         })
     } else {
         None
@@ -274,8 +274,14 @@ fn not_run(name: &str) -> TestResult {
     }
 }
 
-fn describe(status: ExitStatus) -> String {
-    match (status.code(), status.signal()) {
+/// What ended the process. Behind a wrapper (a sandbox shell), a signal arrives as exit code
+/// 128 + signal, the shell convention.
+fn describe(status: ExitStatus, wrapped: bool) -> String {
+    let (code, signal) = match (status.code(), status.signal()) {
+        (Some(c), None) if wrapped && c > 128 && c < 128 + 65 => (None, Some(c - 128)),
+        other => other,
+    };
+    match (code, signal) {
         (_, Some(6)) => "it aborted (signal 6, SIGABRT)".into(),
         (_, Some(9)) => "it was killed (signal 9, SIGKILL — out of memory?)".into(),
         (_, Some(11)) => "it crashed with a segmentation fault (signal 11)".into(),

@@ -1,0 +1,415 @@
+//! `katas grade` and `katas pack` end to end, on the fixture curriculum: the hostile class in
+//! tests/fixtures/hostile (see its README), archives, formats and a private test set.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::{Mutex, MutexGuard};
+
+use serde_json::Value;
+
+fn katas(root: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_katas"))
+        .args(args)
+        .current_dir(root)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// One work dir (job slots and their target dirs) for every test here, so a cold CI run
+/// builds the test kit twice rather than twice per test; [`serial`] keeps the tests from
+/// sharing a slot at the same time.
+fn work(_tag: &str) -> String {
+    common::fixture_target()
+        .join("grade-work")
+        .to_string_lossy()
+        .into_owned()
+}
+
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn grade_json(root: &Path, tag: &str, extra: &[&str]) -> Value {
+    let w = work(tag);
+    let mut args = vec!["grade", "--format", "json", "--work-dir", &w];
+    args.extend_from_slice(extra);
+    let o = katas(root, &args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&o)))
+}
+
+fn learner<'a>(g: &'a Value, name: &str) -> &'a Value {
+    g["learners"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["learner"] == name)
+        .unwrap_or_else(|| panic!("no learner {name}"))
+}
+
+fn kata<'a>(l: &'a Value, name: &str) -> &'a Value {
+    l["katas"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["kata"] == name)
+        .unwrap()
+}
+
+fn applied(g: &Value, layer: &str) -> bool {
+    g["isolation"]["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|l| l["name"] == layer && l["applied"] == true)
+}
+
+fn hostile() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile")
+}
+
+const MARKERS: [&str; 4] = [
+    "/tmp/katas-hostile-spawns",
+    "/tmp/katas-hostile-spawns-sneakily",
+    "/tmp/katas-hostile-writes-outside",
+    "/tmp/katas-hostile-build-script",
+];
+
+#[test]
+fn hostile_submissions_score_zero_with_a_reason_and_harm_nobody() {
+    let _serial = serial();
+    for m in MARKERS {
+        let _ = std::fs::remove_file(m);
+    }
+    let root = common::fresh_fixture("grade-hostile");
+    let hidden_main = root.join("checker/hidden/shard-key/src/main.rs");
+    let hidden_before = std::fs::read(&hidden_main).unwrap();
+    let class = hostile();
+    let g = grade_json(
+        &root,
+        "hostile",
+        &[
+            class.to_str().unwrap(),
+            "--kata",
+            "shard-key",
+            "--timeout",
+            "3",
+            "--output-cap",
+            "64",
+            "--jobs",
+            "2",
+        ],
+    );
+    let sandboxed = applied(&g, "read-only filesystem") && applied(&g, "no programs to run");
+    let expect = |who: &str, score: u64, status: &str, reason: &str| {
+        let k = kata(learner(&g, who), "shard-key");
+        assert_eq!(k["score"], score, "{who}: {k:#}");
+        assert_eq!(k["status"], status, "{who}: {k:#}");
+        let r = k["reason"].as_str().unwrap_or("");
+        assert!(r.contains(reason), "{who}: reason {r:?} lacks {reason:?}");
+    };
+    // The honest ones keep their scores whatever ran next to them.
+    expect("correct", 4, "passed", "");
+    expect("partial", 1, "failed", "");
+    assert_eq!(learner(&g, "correct")["max_score"], 4);
+    // Broken or hostile: zero, with a reason a learner can act on.
+    expect(
+        "compile-error",
+        0,
+        "compile_error",
+        "cannot add `u32` to `&str`",
+    );
+    expect("unsafe-code", 0, "compile_error", "forbid");
+    expect("infinite-loop", 0, "timed_out", "lists_every_shard");
+    expect("stack-overflow", 0, "stack_overflow", "lists_every_shard");
+    expect("exits", 0, "crashed", "exited with code 0");
+    expect("huge-output", 0, "output_flood", "64 KiB");
+    expect("spawns", 0, "rejected", "std::process::Command");
+    expect(
+        "includes-hidden",
+        0,
+        "rejected",
+        "checker/hidden/shard-key/src/main.rs",
+    );
+    expect(
+        "includes-by-macro",
+        0,
+        "rejected",
+        "outside exercises/shard-key/src",
+    );
+    expect("forges-results", 0, "tampered", "reported twice");
+    // Shipped build.rs / Cargo.toml / src/build.rs: none of it is used.
+    expect("build-script", 4, "passed", "");
+    if applied(&g, "memory limit") {
+        expect("memory-hog", 0, "crashed", "out of memory");
+    }
+    if sandboxed {
+        // Spelled past the scan; the sandbox has no programs to start, and it ignores the
+        // error: full marks, and nothing ran.
+        expect("spawns-sneakily", 4, "passed", "");
+        let w = kata(learner(&g, "writes-outside"), "shard-key");
+        assert_eq!(w["score"], 0, "{w:#}");
+        for t in w["tests"].as_array().unwrap() {
+            let m = t["message"].as_str().unwrap_or("");
+            assert!(
+                m.contains("Read-only file system") || m.contains("Permission denied"),
+                "{m}"
+            );
+        }
+        for m in MARKERS {
+            assert!(!Path::new(m).exists(), "{m} was written");
+        }
+        let pwned = Command::new("find")
+            .args([&work("hostile"), "-name", "katas-hostile-pwned"])
+            .output()
+            .unwrap();
+        assert!(pwned.stdout.is_empty(), "the target dir was written to");
+    } else {
+        eprintln!("no OS sandbox here: {:#}", g["isolation"]);
+    }
+    assert!(!Path::new("/tmp/katas-hostile-build-script").exists());
+    assert_eq!(std::fs::read(&hidden_main).unwrap(), hidden_before);
+    assert_eq!(g["learners"].as_array().unwrap().len(), 16);
+}
+
+#[test]
+fn a_packed_archive_is_graded_with_the_learners_name() {
+    let _serial = serial();
+    let root = common::fresh_fixture("grade-pack");
+    std::fs::copy(
+        root.join("checker/solutions/shard-key/reference.rs"),
+        root.join("exercises/shard-key/src/lib.rs"),
+    )
+    .unwrap();
+    let o = katas(&root, &["pack", "--name", "Ada Lovelace"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("ada-lovelace.tar"), "{}", text(&o));
+    let archive = root.join("ada-lovelace.tar");
+    assert!(archive.is_file());
+
+    let w = work("pack");
+    let o = katas(
+        &root,
+        &[
+            "grade",
+            archive.to_str().unwrap(),
+            "--format",
+            "csv",
+            "--work-dir",
+            &w,
+        ],
+    );
+    let csv = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "learner,name,shard-key,sum-shards,total,max_score"
+    );
+    // shard-key solved; sum-shards still the starter (one of its two tests passes by luck).
+    assert_eq!(lines[1], "ada-lovelace,Ada Lovelace,4,1,5,6");
+}
+
+/// A tar entry with a raw name (the `tar` crate's builder refuses `..`, an attacker's does not).
+fn raw_entry(
+    b: &mut tar::Builder<std::fs::File>,
+    name: &str,
+    kind: tar::EntryType,
+    link: &str,
+    data: &[u8],
+) {
+    let mut h = tar::Header::new_old();
+    h.as_old_mut().name[..name.len()].copy_from_slice(name.as_bytes());
+    h.set_entry_type(kind);
+    if !link.is_empty() {
+        h.as_old_mut().linkname[..link.len()].copy_from_slice(link.as_bytes());
+    }
+    h.set_size(data.len() as u64);
+    h.set_mode(0o644);
+    h.set_cksum();
+    b.append(&h, data).unwrap();
+}
+
+#[test]
+fn a_hostile_archive_cannot_escape_or_smuggle_links() {
+    let _serial = serial();
+    let root = common::fresh_fixture("grade-tar");
+    let dir = root.join("class");
+    std::fs::create_dir_all(&dir).unwrap();
+    let archive = dir.join("mallory.tar");
+    let mut b = tar::Builder::new(std::fs::File::create(&archive).unwrap());
+    let reference = std::fs::read(root.join("checker/solutions/shard-key/reference.rs")).unwrap();
+    let file = tar::EntryType::Regular;
+    raw_entry(
+        &mut b,
+        "exercises/shard-key/src/lib.rs",
+        file,
+        "",
+        &reference,
+    );
+    raw_entry(
+        &mut b,
+        "exercises/shard-key/src/../../../../escaped.txt",
+        file,
+        "",
+        b"out",
+    );
+    raw_entry(&mut b, "/tmp/katas-absolute.txt", file, "", b"out");
+    raw_entry(
+        &mut b,
+        "exercises/shard-key/src/secret.rs",
+        tar::EntryType::Symlink,
+        "/etc/passwd",
+        b"",
+    );
+    raw_entry(
+        &mut b,
+        "exercises/shard-key/Cargo.toml",
+        file,
+        "",
+        b"[package]",
+    );
+    b.finish().unwrap();
+    drop(b);
+
+    let g = grade_json(
+        &root,
+        "tar",
+        &[dir.to_str().unwrap(), "--kata", "shard-key"],
+    );
+    let l = learner(&g, "mallory");
+    assert_eq!(kata(l, "shard-key")["score"], 4, "{l:#}");
+    let notes = l["notes"].to_string();
+    assert!(notes.contains("escaped.txt"), "{notes}");
+    assert!(notes.contains("secret.rs"), "{notes}");
+    assert!(!Path::new("/tmp/katas-absolute.txt").exists());
+    let found = Command::new("find")
+        .args([
+            work("tar").as_str(),
+            root.to_str().unwrap(),
+            "-name",
+            "escaped.txt",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        found.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&found.stdout)
+    );
+}
+
+#[test]
+fn junit_and_gradescope_carry_every_test() {
+    let _serial = serial();
+    let root = common::fresh_fixture("grade-formats");
+    let class = hostile();
+    let correct = class.join("correct");
+    let partial = class.join("partial");
+    let w = work("formats");
+    let run = |args: &[&str]| {
+        let mut all = vec!["grade", "--kata", "shard-key", "--work-dir", &w];
+        all.extend_from_slice(args);
+        katas(&root, &all)
+    };
+    let o = run(&[
+        correct.to_str().unwrap(),
+        partial.to_str().unwrap(),
+        "--format",
+        "junit",
+    ]);
+    let xml = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(xml.starts_with("<?xml"), "{xml}");
+    assert_eq!(xml.matches("<testsuite ").count(), 2, "{xml}");
+    assert_eq!(xml.matches("<testcase ").count(), 6, "{xml}");
+    assert_eq!(xml.matches("<failure ").count(), 2, "{xml}");
+    assert!(xml.contains("name=\"partial / shard-key\""), "{xml}");
+
+    // Gradescope takes one submission.
+    let o = run(&[
+        correct.to_str().unwrap(),
+        partial.to_str().unwrap(),
+        "--format",
+        "gradescope",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("one submission"), "{}", text(&o));
+
+    let out = root.join("results.json");
+    let o = run(&[
+        partial.to_str().unwrap(),
+        "--format",
+        "gradescope",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(r["score"], 1);
+    assert_eq!(r["max_score"], 4);
+    let tests = r["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), 3);
+    let t = tests
+        .iter()
+        .find(|t| t["name"] == "shard-key / lists_every_shard")
+        .unwrap();
+    assert_eq!(t["status"], "failed");
+    assert_eq!(t["max_score"], 2);
+    assert!(t["output"].as_str().unwrap().contains("likes#3"), "{t}");
+}
+
+#[test]
+fn a_private_test_set_replaces_the_public_one() {
+    let _serial = serial();
+    let root = common::fresh_fixture("grade-private");
+    let private = root.join("private");
+    katas::runner::scratch::copy_dir(
+        &root.join("checker/hidden/shard-key"),
+        &private.join("shard-key"),
+        &|_| true,
+    )
+    .unwrap();
+    let main = private.join("shard-key/src/main.rs");
+    let text_ = std::fs::read_to_string(&main).unwrap();
+    let text_ = text_.replacen(
+        "run(vec![",
+        "run(vec![\n        test(\"private_zero_shards\", || {\n            \
+         katas_testkit::check(shard_keys(\"x\", 0).is_empty(), \"no shards, no keys\")\n        }),",
+        1,
+    );
+    std::fs::write(&main, text_).unwrap();
+    let g = grade_json(
+        &root,
+        "private",
+        &[
+            hostile().join("correct").to_str().unwrap(),
+            "--kata",
+            "shard-key",
+            "--hidden",
+            private.to_str().unwrap(),
+        ],
+    );
+    let names: Vec<&str> = g["katas"][0]["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"private_zero_shards"), "{names:?}");
+    assert_eq!(kata(learner(&g, "correct"), "shard-key")["score"], 5);
+    assert!(g["hidden"].as_str().unwrap().ends_with("private"));
+}
