@@ -41,7 +41,10 @@
 use std::collections::VecDeque;
 
 use crate::capacity::write_units;
+use std::sync::Arc;
+
 use crate::table::key::{KeySchema, KeyValue, StoreKey};
+use crate::table::partition::Stored;
 use crate::table::{Index, IndexKind, Table};
 use crate::types::{IndexStatus, ProjectionType};
 use crate::value::{item_size, Item};
@@ -55,7 +58,7 @@ pub struct Propagation {
     /// The entry to remove (the item's old index key), if any.
     pub remove: Option<StoreKey>,
     /// The entry to put, if any.
-    pub put: Option<(StoreKey, Item)>,
+    pub put: Option<(StoreKey, Option<Arc<Stored>>)>,
 }
 
 /// The index entry key of an item, if the item carries the index's key attributes.
@@ -104,39 +107,76 @@ pub struct IndexChange {
     pub index: String,
     pub kind: IndexKind,
     pub remove: Option<StoreKey>,
-    pub put: Option<(StoreKey, Item)>,
+    /// The entry's key, and the entry itself (built only when the write is committed).
+    pub put: Option<(StoreKey, Option<Arc<Stored>>)>,
     /// Index write units this costs (0, 1 or 2 writes, each rounded to 1 KB).
     pub units: f64,
 }
 
-/// The index changes a table write from `old` to `new` causes, with their costs.
-pub fn changes(table: &Table, old: Option<&Item>, new: Option<&Item>) -> Vec<IndexChange> {
+/// An item's projection into an index, without copying it when the index holds everything.
+enum Projected<'a> {
+    Whole(&'a Item),
+    Part(Item),
+}
+
+impl Projected<'_> {
+    fn item(&self) -> &Item {
+        match self {
+            Projected::Whole(i) => i,
+            Projected::Part(i) => i,
+        }
+    }
+}
+
+fn projected<'a>(index: &Index, table: &KeySchema, item: &'a Item) -> Projected<'a> {
+    match index.projection.projection_type {
+        ProjectionType::All => Projected::Whole(item),
+        _ => Projected::Part(project(index, table, item)),
+    }
+}
+
+/// The index changes a table write from `old` to `new` causes, with their costs. With
+/// `new_stored` (at commit), the entries are built too — an `ALL` entry shares the table's
+/// stored item.
+pub fn changes(
+    table: &Table,
+    old: Option<&Item>,
+    new: Option<&Item>,
+    new_stored: Option<&Arc<Stored>>,
+) -> Vec<IndexChange> {
     let schema = table.schema();
     let mut out = Vec::new();
     for index in &table.indexes {
         let old_entry = old.and_then(|o| {
-            entry_key(&index.store.schema, schema, o).map(|k| (k, project(index, schema, o)))
+            entry_key(&index.store.schema, schema, o).map(|k| (k, projected(index, schema, o)))
         });
         let new_entry = new.and_then(|n| {
-            entry_key(&index.store.schema, schema, n).map(|k| (k, project(index, schema, n)))
+            entry_key(&index.store.schema, schema, n).map(|k| (k, projected(index, schema, n)))
         });
+        let entry = |p: Projected<'_>| {
+            new_stored.map(|stored| match p {
+                Projected::Whole(_) => stored.clone(),
+                Projected::Part(item) => Stored::new(item),
+            })
+        };
         let (remove, put, units) = match (old_entry, new_entry) {
             (None, None) => continue,
-            (Some((ok, oi)), None) => (Some(ok), None, write_units(item_size(&oi), false)),
+            (Some((ok, oi)), None) => (Some(ok), None, write_units(item_size(oi.item()), false)),
             (None, Some((nk, ni))) => {
-                let u = write_units(item_size(&ni), false);
-                (None, Some((nk, ni)), u)
+                let u = write_units(item_size(ni.item()), false);
+                (None, Some((nk, entry(ni))), u)
             }
             (Some((ok, oi)), Some((nk, ni))) => {
                 if ok == nk {
-                    if oi == ni {
+                    if oi.item() == ni.item() {
                         continue; // nothing the index holds changed
                     }
-                    let u = write_units(item_size(&ni), false);
-                    (None, Some((nk, ni)), u)
+                    let u = write_units(item_size(ni.item()), false);
+                    (None, Some((nk, entry(ni))), u)
                 } else {
-                    let u = write_units(item_size(&oi), false) + write_units(item_size(&ni), false);
-                    (Some(ok), Some((nk, ni)), u)
+                    let u = write_units(item_size(oi.item()), false)
+                        + write_units(item_size(ni.item()), false);
+                    (Some(ok), Some((nk, entry(ni))), u)
                 }
             }
         };
@@ -191,7 +231,7 @@ pub fn apply_changes(
 fn apply_entry(
     index: &mut Index,
     remove: Option<StoreKey>,
-    put: Option<(StoreKey, Item)>,
+    put: Option<(StoreKey, Option<Arc<Stored>>)>,
     now_ms: u64,
     rng: &mut Rng,
     timing: crate::table::ReplicationTiming,
@@ -201,8 +241,10 @@ fn apply_entry(
             index.store.write(key, None, now_ms, rng, timing);
         }
     }
-    if let Some((key, item)) = put {
-        index.store.write(key, Some(item), now_ms, rng, timing);
+    if let Some((key, Some(entry))) = put {
+        index
+            .store
+            .write_stored(key, Some(entry), now_ms, rng, timing);
     }
 }
 
@@ -238,7 +280,8 @@ pub fn run_due(
                 });
                 continue;
             }
-            apply_entry(index, p.remove, p.put, now_ms, rng, timing);
+            // The change reaches the index at its due time (the clock may have jumped past it).
+            apply_entry(index, p.remove, p.put, p.due_ms, rng, timing);
         }
     }
     table.index_queue = kept;

@@ -236,12 +236,11 @@ pub(crate) fn commit_write_as(
     );
     table.ttl.on_write(&key, before, after);
     if !table.indexes.is_empty() {
-        let changes = crate::index::changes(table, before, after);
+        let changes = crate::index::changes(table, before, after, current.as_ref());
         crate::index::apply_changes(table, changes, now, rng, delays, timing);
     }
     if let Some(stream) = &mut table.stream_log {
-        let keys = table.store.schema.key_item(&key);
-        stream.append(partition, keys, before, after, now, epoch, ttl);
+        stream.append(partition, prev.as_ref(), current.as_ref(), now, epoch, ttl);
     }
     prev
 }
@@ -264,7 +263,7 @@ pub(crate) fn admit_item_write(
     let mut consumption = crate::capacity::Consumption::write(base);
     let mut gsi_admissions = Vec::new();
     if !table.indexes.is_empty() {
-        for change in crate::index::changes(table, old, new) {
+        for change in crate::index::changes(table, old, new, None) {
             let units = change.units * factor;
             let global = change.kind == crate::table::IndexKind::Global;
             consumption

@@ -18,7 +18,6 @@ use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::stream::{format_sequence, Record, Stream};
 use crate::types::{KeySchemaElement, StreamViewType};
-use crate::value::item_size;
 use crate::world::State;
 
 /// How to position a new shard iterator.
@@ -272,7 +271,7 @@ impl GetRecordsFluentBuilder {
             if state.now_ms.saturating_sub(issued) > ITERATOR_LIFETIME_MS {
                 return Err(Error::ExpiredIterator { message: "Iterator expired. The iterator was created more than 15 minutes ago.".to_string() });
             }
-            let (_, stream) = stream_of(state, &arn)?;
+            let (table, stream) = stream_of(state, &arn)?;
             let shard = stream
                 .shards
                 .iter()
@@ -285,12 +284,14 @@ impl GetRecordsFluentBuilder {
             let mut records = Vec::new();
             let mut bytes = 0;
             let mut next = position;
-            for (seq, _, record) in &shard.records[start..] {
+            let schema = &state.tables[table].store.schema;
+            for (seq, _, change) in &shard.records[start..] {
                 if records.len() == limit || bytes >= PAGE_BYTES {
                     break;
                 }
-                bytes += item_size(&record.dynamodb.keys) + record.dynamodb.size_bytes as usize;
-                records.push(record.clone());
+                let record = stream.record(*seq, change, schema);
+                bytes += record.dynamodb.size_bytes as usize;
+                records.push(record);
                 next = seq + 1;
             }
             let drained = start + records.len() == shard.records.len();

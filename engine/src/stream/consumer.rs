@@ -313,10 +313,11 @@ impl World {
                         .copied()
                         .unwrap_or(c.config.batch_size);
                     let start = shard.records.partition_point(|(seq, _, _)| *seq < from);
+                    let schema = &state.tables[&c.table].store.schema;
                     let batch: Vec<(u64, Record)> = shard.records[start..]
                         .iter()
                         .take(limit)
-                        .map(|(seq, _, r)| (*seq, r.clone()))
+                        .map(|(seq, _, change)| (*seq, stream.record(*seq, change, schema)))
                         .collect();
                     if let Some((last, _)) = batch.last() {
                         let last = *last;

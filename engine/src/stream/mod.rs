@@ -30,6 +30,10 @@
 
 pub mod consumer;
 
+use std::sync::Arc;
+
+use crate::table::key::KeySchema;
+use crate::table::partition::Stored;
 use crate::types::StreamViewType;
 use crate::value::{item_size, Item};
 
@@ -109,6 +113,18 @@ impl Record {
     }
 }
 
+/// A change as the stream keeps it: the stored images are shared with the table (no copy per
+/// write); the `Record` a reader sees is built when it is read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Change {
+    pub event_name: OperationType,
+    pub old: Option<Arc<Stored>>,
+    pub new: Option<Arc<Stored>>,
+    pub ttl: bool,
+    pub epoch_seconds: u64,
+    pub size_bytes: u64,
+}
+
 /// One shard: the records of one partition between two splits.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shard {
@@ -116,8 +132,8 @@ pub struct Shard {
     pub parent_shard_id: Option<String>,
     /// The partition whose changes this shard carries.
     pub partition: u32,
-    /// (sequence number, simulated ms) of each record, oldest first.
-    pub records: Vec<(u64, u64, Record)>,
+    /// (sequence number, simulated ms, change) of each record, oldest first.
+    pub records: Vec<(u64, u64, Change)>,
     pub starting_sequence_number: u64,
     /// Set when the shard was closed (its partition split).
     pub ending_sequence_number: Option<u64>,
@@ -196,13 +212,11 @@ impl Stream {
     }
 
     /// Appends the record of one change to the partition's shard.
-    #[allow(clippy::too_many_arguments)]
     pub fn append(
         &mut self,
         partition: u32,
-        keys: Item,
-        old: Option<&Item>,
-        new: Option<&Item>,
+        old: Option<&Arc<Stored>>,
+        new: Option<&Arc<Stored>>,
         now_ms: u64,
         epoch_seconds: u64,
         ttl: bool,
@@ -216,42 +230,69 @@ impl Stream {
             (Some(_), None) => OperationType::Remove,
             (None, None) => return,
         };
-        let (new_image, old_image) = match self.view_type {
-            StreamViewType::KeysOnly => (None, None),
-            StreamViewType::NewImage => (new.cloned(), None),
-            StreamViewType::OldImage => (None, old.cloned()),
-            StreamViewType::NewAndOldImages => (new.cloned(), old.cloned()),
+        let size = match self.view_type {
+            StreamViewType::KeysOnly => 0,
+            StreamViewType::NewImage => new.map_or(0, |s| s.size()),
+            StreamViewType::OldImage => old.map_or(0, |s| s.size()),
+            StreamViewType::NewAndOldImages => {
+                new.map_or(0, |s| s.size()) + old.map_or(0, |s| s.size())
+            }
         };
-        let size = item_size(&keys)
-            + new_image.as_ref().map_or(0, item_size)
-            + old_image.as_ref().map_or(0, item_size);
         let seq = self.next_sequence;
         self.next_sequence += 1;
-        let view_type = self.view_type;
         let Some(shard) = self.open_shard_of(partition) else {
             return;
         };
-        let record = Record {
-            event_id: format!("{:032x}", seq),
-            event_name,
+        shard.records.push((
+            seq,
+            now_ms,
+            Change {
+                event_name,
+                old: old.cloned(),
+                new: new.cloned(),
+                ttl,
+                epoch_seconds,
+                size_bytes: size.max(1) as u64,
+            },
+        ));
+    }
+
+    /// The record a reader sees for one change (keys from the table's key schema).
+    pub fn record(&self, seq: u64, change: &Change, schema: &KeySchema) -> Record {
+        let image = change.new.as_ref().or(change.old.as_ref());
+        let keys = image
+            .map(|s| schema.key_attributes_of(s))
+            .unwrap_or_default();
+        let (new_image, old_image) = match self.view_type {
+            StreamViewType::KeysOnly => (None, None),
+            StreamViewType::NewImage => (change.new.as_ref().map(|s| s.item().clone()), None),
+            StreamViewType::OldImage => (None, change.old.as_ref().map(|s| s.item().clone())),
+            StreamViewType::NewAndOldImages => (
+                change.new.as_ref().map(|s| s.item().clone()),
+                change.old.as_ref().map(|s| s.item().clone()),
+            ),
+        };
+        let size_bytes = change.size_bytes + item_size(&keys) as u64;
+        Record {
+            event_id: format!("{seq:032x}"),
+            event_name: change.event_name,
             event_version: "1.1".to_string(),
             event_source: "aws:dynamodb".to_string(),
             aws_region: crate::table::REGION.to_string(),
-            user_identity: ttl.then(|| Identity {
+            user_identity: change.ttl.then(|| Identity {
                 r#type: "Service".to_string(),
                 principal_id: TTL_PRINCIPAL.to_string(),
             }),
             dynamodb: StreamRecord {
-                approximate_creation_date_time: epoch_seconds,
+                approximate_creation_date_time: change.epoch_seconds,
                 keys,
                 new_image,
                 old_image,
                 sequence_number: format_sequence(seq),
-                size_bytes: size.max(1) as u64,
-                stream_view_type: view_type,
+                size_bytes,
+                stream_view_type: self.view_type,
             },
-        };
-        shard.records.push((seq, now_ms, record));
+        }
     }
 
     /// Drops records older than the retention period.

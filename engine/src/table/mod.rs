@@ -167,6 +167,19 @@ impl Store {
         rng: &mut Rng,
         timing: ReplicationTiming,
     ) -> Option<Arc<Stored>> {
+        self.write_stored(key, item.map(Stored::new), now_ms, rng, timing)
+    }
+
+    /// [`Store::write`] of an item already stored elsewhere (an index entry that is the
+    /// whole item shares it with the table).
+    pub fn write_stored(
+        &mut self,
+        key: StoreKey,
+        item: Option<Arc<Stored>>,
+        now_ms: u64,
+        rng: &mut Rng,
+        timing: ReplicationTiming,
+    ) -> Option<Arc<Stored>> {
         let p = self.locate(key.hash);
         let partition = &mut self.partitions[p];
         let leader = partition.leader.unwrap_or(0);

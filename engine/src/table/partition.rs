@@ -245,12 +245,11 @@ impl Partition {
     pub fn replicate(
         &mut self,
         key: StoreKey,
-        item: Option<Item>,
+        item: Option<Arc<Stored>>,
         now_ms: u64,
         quorum_peer: usize,
         slow_delay_ms: u64,
     ) -> Option<Arc<Stored>> {
-        let item = item.map(Stored::new);
         // Writes are routed to partitions with a leader; index maintenance that must not be
         // lost writes through the most advanced replica otherwise.
         let leader = self.leader.unwrap_or_else(|| self.most_advanced());

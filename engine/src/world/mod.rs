@@ -168,8 +168,13 @@ impl World {
     pub fn advance(&self, by: Duration) {
         let by_ms = u64::try_from(by.as_millis()).unwrap_or(u64::MAX);
         let target = self.lock().now_ms.saturating_add(by_ms);
-        while let Some(next) = self.next_event().filter(|t| *t <= target) {
-            self.step_to(next);
+        // Background work needs no stepping: everything due by the target is applied in due
+        // order by one pass. Consumers are polled at their poll times on the way, with the
+        // background work due by then applied first.
+        if !self.consumers().is_empty() {
+            while let Some(t) = self.next_poll().filter(|t| *t <= target) {
+                self.step_to(t);
+            }
         }
         let mut state = self.lock();
         state.now_ms = state.now_ms.max(target);
@@ -184,22 +189,23 @@ impl World {
     pub fn settle(&self) -> Duration {
         let start = self.lock().now_ms;
         let horizon = start.saturating_add(SETTLE_HORIZON_MS);
-        while let Some(next) = self.next_event().filter(|t| *t <= horizon) {
-            self.step_to(next);
+        loop {
+            let (next, last) = {
+                let state = self.lock();
+                (state.next_due(), state.last_due())
+            };
+            let t = if self.consumers_pending() {
+                self.next_poll()
+            } else {
+                // Jump to the end of the work already scheduled (one pass applies it all).
+                next.map(|n| n.max(last.unwrap_or(n)))
+            };
+            match t.filter(|t| *t <= horizon) {
+                Some(t) => self.step_to(t),
+                None => break,
+            }
         }
         Duration::from_millis(self.lock().now_ms - start)
-    }
-
-    /// The next time something happens on its own: background work, or a consumer poll
-    /// while records wait.
-    fn next_event(&self) -> Option<u64> {
-        let background = self.lock().next_due();
-        let poll = if self.consumers_pending() {
-            self.next_poll()
-        } else {
-            None
-        };
-        background.into_iter().chain(poll).min()
     }
 
     fn step_to(&self, t: u64) {

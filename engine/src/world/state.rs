@@ -174,10 +174,12 @@ impl State {
                 }
                 stream.trim(now, retention_ms);
             }
+            // Propagations are applied as of their due time, then the index partitions'
+            // own replication catches up to now.
+            crate::index::run_due(table, now, rng, timing);
             for index in &mut table.indexes {
                 background(&mut index.store, now, size_limit, rng);
             }
-            crate::index::run_due(table, now, rng, timing);
         }
         self.sweep_ttl();
     }
@@ -222,6 +224,38 @@ impl State {
                 at.div_ceil(interval_ms) * interval_ms
             })
             .min()
+    }
+
+    /// The latest time of background work already scheduled (replication, elections, index
+    /// propagation and backfills; not TTL sweeps, which depend on what is left).
+    pub fn last_due(&self) -> Option<u64> {
+        let store_last = |s: &Store| {
+            s.partitions
+                .iter()
+                .flat_map(|p| {
+                    p.replicas
+                        .iter()
+                        .filter(|r| r.up)
+                        .filter_map(|r| r.pending.back().map(|e| e.due_ms))
+                        .chain(
+                            p.election_due_ms
+                                .filter(|_| p.replicas.iter().any(|r| r.up)),
+                        )
+                })
+                .max()
+        };
+        self.tables
+            .values()
+            .flat_map(|t| {
+                std::iter::once(store_last(&t.store))
+                    .chain(t.indexes.iter().map(|i| store_last(&i.store)))
+                    .chain(std::iter::once(
+                        t.index_queue.iter().map(|p| p.due_ms).max(),
+                    ))
+                    .chain(t.indexes.iter().map(|i| i.backfill_due_ms))
+            })
+            .flatten()
+            .max()
     }
 
     /// The earliest time background work is due, if any is pending.
