@@ -365,3 +365,68 @@ fn a_wrongly_typed_index_key_is_rejected_on_the_table_write() {
         "One or more parameter values were invalid: Type mismatch for Index Key GSI2PK Expected: S Actual: N IndexName: GSI2"
     );
 }
+
+#[test]
+fn an_item_collection_of_a_table_with_a_local_index_cannot_outgrow_its_limit() {
+    let world = World::with_config(engine::WorldConfig {
+        seed: 6,
+        item_collection_size_limit: 4 * 1024,
+        ..Default::default()
+    });
+    let c = world.client();
+    c.create_table()
+        .table_name("orders")
+        .attribute_definitions(AttributeDefinition::new("customer", ScalarAttributeType::S))
+        .attribute_definitions(AttributeDefinition::new("id", ScalarAttributeType::S))
+        .attribute_definitions(AttributeDefinition::new("placed", ScalarAttributeType::S))
+        .key_schema(KeySchemaElement::new("customer", KeyType::Hash))
+        .key_schema(KeySchemaElement::new("id", KeyType::Range))
+        .local_secondary_indexes(LocalSecondaryIndex::new(
+            "ByDate",
+            vec![
+                KeySchemaElement::new("customer", KeyType::Hash),
+                KeySchemaElement::new("placed", KeyType::Range),
+            ],
+            Projection::keys_only(),
+        ))
+        .billing_mode(BillingMode::PayPerRequest)
+        .send()
+        .unwrap();
+    let pad = "x".repeat(900);
+    let order = |cust: &str, i: usize| item! { "customer" => cust, "id" => format!("o{i}"), "placed" => format!("2026-01-{:02}", i + 1), "pad" => pad.as_str() };
+    let mut written = 0;
+    let err = loop {
+        match c
+            .put_item()
+            .table_name("orders")
+            .set_item(Some(order("42", written)))
+            .send()
+        {
+            Ok(_) => written += 1,
+            Err(e) => break e,
+        }
+        assert!(written < 20, "the 4 KB collection limit never hit");
+    };
+    assert!(
+        matches!(err, Error::ItemCollectionSizeLimitExceeded { .. }),
+        "{err:?}"
+    );
+    assert_eq!(err.message(), "Collection size exceeded.");
+    assert_eq!(
+        written, 4,
+        "four ~1 KB orders (+ index entries) fit in 4 KB"
+    );
+    // Other customers' collections are not affected, and shrinking writes still pass.
+    c.put_item()
+        .table_name("orders")
+        .set_item(Some(order("7", 0)))
+        .send()
+        .unwrap();
+    c.put_item()
+        .table_name("orders")
+        .set_item(Some(
+            item! { "customer" => "42", "id" => "o0", "placed" => "2026-01-01" },
+        ))
+        .send()
+        .unwrap();
+}

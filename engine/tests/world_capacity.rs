@@ -369,3 +369,33 @@ fn split_for_heat_divides_a_hot_partition_but_never_a_single_hot_key() {
         "splitting cannot help a single hot key"
     );
 }
+
+#[test]
+fn per_second_metrics_show_the_leader_and_the_replica_lag() {
+    let world = World::new(21);
+    let c = provisioned(&world, 100, 1000);
+    let p = world.partition_of("tbl", &s("k")).unwrap();
+    let leader = world.leader_az("tbl", p).unwrap().unwrap();
+    let slow = engine::world::faults::Az::ALL
+        .into_iter()
+        .find(|az| *az != leader)
+        .unwrap();
+    world
+        .lag_replica("tbl", p, slow, Duration::from_secs(30))
+        .unwrap();
+    drive(&world, &c, 10, 3, |_| "k".to_string());
+    let seconds: Vec<_> = world
+        .partition_metrics("tbl", None)
+        .unwrap()
+        .into_iter()
+        .filter(|m| m.partition == p)
+        .collect();
+    assert_eq!(seconds.len(), 3);
+    assert!(seconds
+        .iter()
+        .all(|m| m.leader.is_some() && m.consumed_write == 10.0));
+    assert!(
+        seconds.last().unwrap().replica_lag_writes >= 20,
+        "the slow follower is 30 s behind: {seconds:?}"
+    );
+}

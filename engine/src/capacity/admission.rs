@@ -100,6 +100,10 @@ pub struct SecondStats {
     pub throttled_writes: u64,
     pub throttled_read_units: f64,
     pub throttled_write_units: f64,
+    /// The leader's AZ (index) when the second closed; `None` during an election.
+    pub leader: Option<usize>,
+    /// How many writes the most lagging replica was behind when the second closed.
+    pub replica_lag_writes: u64,
 }
 
 /// Table-level meter for one second (the adaptive pool, or the on-demand limit).

@@ -245,6 +245,56 @@ pub(crate) fn commit_write_as(
     prev
 }
 
+/// A table with local secondary indexes keeps each item collection (one partition key's
+/// items and their local index entries) under a size limit; a write that would grow one
+/// past it fails. Shrinking writes are always allowed.
+fn check_item_collection(
+    table: &crate::table::Table,
+    key: &StoreKey,
+    old: Option<&Item>,
+    new: Option<&Item>,
+    limit: usize,
+) -> Result<()> {
+    let lsis: Vec<&crate::table::Index> = table
+        .indexes
+        .iter()
+        .filter(|i| i.kind == crate::table::IndexKind::Local)
+        .collect();
+    if lsis.is_empty() {
+        return Ok(());
+    }
+    let schema = table.schema();
+    let footprint = |item: Option<&Item>| -> usize {
+        item.map_or(0, |it| {
+            item_size(it)
+                + lsis
+                    .iter()
+                    .filter(|i| crate::index::entry_key(&i.store.schema, schema, it).is_some())
+                    .map(|i| item_size(&crate::index::project(i, schema, it)))
+                    .sum::<usize>()
+        })
+    };
+    let (before, after) = (footprint(old), footprint(new));
+    if after <= before {
+        return Ok(());
+    }
+    let collection = |store: &crate::table::Store| -> usize {
+        let lo = read_path::lowest_with(key.hash, &key.pk, None);
+        let hi = read_path::highest_with(key.hash, &key.pk, Some(KeyValue::Max));
+        store.partitions[store.locate(key.hash)]
+            .current_range(lo, hi)
+            .map(|(_, s)| s.size())
+            .sum()
+    };
+    let size = collection(&table.store) + lsis.iter().map(|i| collection(&i.store)).sum::<usize>();
+    if size - before.min(size) + after > limit {
+        return Err(Error::ItemCollectionSizeLimitExceeded {
+            message: "Collection size exceeded.".to_string(),
+        });
+    }
+    Ok(())
+}
+
 /// Admits a table write: the table partition's capacity for the item, and every global
 /// secondary index partition the write will change (back-pressure: an index without
 /// capacity throttles the table write). Returns what the write consumes, per table and
@@ -258,6 +308,13 @@ pub(crate) fn admit_item_write(
 ) -> Result<crate::capacity::Consumption> {
     let table = table(state, table_name)?;
     let old = table.store.current(key);
+    check_item_collection(
+        table,
+        key,
+        old,
+        new,
+        state.config.item_collection_size_limit,
+    )?;
     let base = write_cost(old, new, transactional);
     let factor = if transactional { 2.0 } else { 1.0 };
     let mut consumption = crate::capacity::Consumption::write(base);

@@ -184,8 +184,15 @@ impl Store {
         let partition = &mut self.partitions[p];
         let leader = partition.leader.unwrap_or(0);
         // The quorum peer is the live follower that answers first: seeded among the live ones.
+        // (A replica made to lag answers last, so it is never the quorum peer while a
+        // faster one is up.)
+        let fastest = (0..partition.replicas.len())
+            .filter(|&i| i != leader && partition.replicas[i].up)
+            .map(|i| partition.replicas[i].extra_lag_ms)
+            .min();
         let followers: Vec<usize> = (0..partition.replicas.len())
             .filter(|&i| i != leader && partition.replicas[i].up)
+            .filter(|&i| Some(partition.replicas[i].extra_lag_ms) == fastest)
             .collect();
         let peer = if followers.is_empty() {
             usize::MAX

@@ -222,6 +222,19 @@ impl Partition {
         self.current_stored(key).map(|s| s.item())
     }
 
+    /// The current items between two store keys (inclusive), as stored.
+    pub fn current_range(
+        &self,
+        lo: StoreKey,
+        hi: StoreKey,
+    ) -> Box<dyn Iterator<Item = (&StoreKey, &Arc<Stored>)> + '_> {
+        if lo > hi {
+            return Box::new(std::iter::empty());
+        }
+        let source = self.leader.unwrap_or_else(|| self.most_advanced());
+        Box::new(self.replicas[source].data.range(lo..=hi))
+    }
+
     /// [`Partition::current`], as stored (with its size).
     pub fn current_stored(&self, key: &StoreKey) -> Option<&Arc<Stored>> {
         let source = self.leader.unwrap_or_else(|| self.most_advanced());

@@ -49,6 +49,10 @@ pub struct PartitionSecond {
     pub consumed_write: f64,
     pub throttled_reads: u64,
     pub throttled_writes: u64,
+    /// The leader's AZ at the end of the second (`None` during an election).
+    pub leader: Option<Az>,
+    /// How many writes the most lagging replica was behind at the end of the second.
+    pub replica_lag_writes: u64,
 }
 
 fn table<'a>(tables: &'a crate::table::Tables, name: &str) -> Result<&'a Table> {
@@ -103,6 +107,8 @@ fn seconds_of(s: &Store) -> Vec<PartitionSecond> {
                 consumed_write: st.consumed_write,
                 throttled_reads: st.throttled_reads,
                 throttled_writes: st.throttled_writes,
+                leader: st.leader.map(|i| Az::ALL[i]),
+                replica_lag_writes: st.replica_lag_writes,
             });
         }
         // The second still open (not closed by a later request yet).
@@ -126,6 +132,13 @@ fn seconds_of(s: &Store) -> Vec<PartitionSecond> {
                         consumed_write: 0.0,
                         throttled_reads: 0,
                         throttled_writes: 0,
+                        leader: p.leader.map(|i| Az::ALL[i]),
+                        replica_lag_writes: p
+                            .replicas
+                            .iter()
+                            .map(|r| r.lag_entries(p.seq))
+                            .max()
+                            .unwrap_or(0),
                     });
                     out.last_mut().expect("pushed")
                 }

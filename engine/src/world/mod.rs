@@ -88,6 +88,9 @@ pub struct WorldConfig {
     pub ttl_delete_delay_s: u64,
     /// How long stream records are kept (seconds). DynamoDB: 24 hours.
     pub stream_retention_s: u64,
+    /// Largest item collection (a partition key's table items plus their local index
+    /// entries) of a table with local secondary indexes. DynamoDB: 10 GB.
+    pub item_collection_size_limit: usize,
 }
 
 impl Default for WorldConfig {
@@ -114,6 +117,7 @@ impl Default for WorldConfig {
             ttl_sweep_interval_s: 3600,
             ttl_delete_delay_s: 3600,
             stream_retention_s: 24 * 3600,
+            item_collection_size_limit: 10 * 1024 * 1024 * 1024,
         }
     }
 }

@@ -354,7 +354,16 @@ fn roll_partition(
         if consumed == 0.0 && throttled == 0 {
             continue;
         }
+        let leader = p.leader;
+        let lag = p
+            .replicas
+            .iter()
+            .map(|r| r.lag_entries(p.seq))
+            .max()
+            .unwrap_or(0);
         let stats = p.load.history.entry(closed).or_default();
+        stats.leader = leader;
+        stats.replica_lag_writes = lag;
         let k = match kind {
             Kind::Read => {
                 stats.consumed_read += consumed;
