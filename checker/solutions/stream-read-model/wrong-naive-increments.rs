@@ -23,11 +23,8 @@
 //!   per status            STATUS#<status>    COUNT   orders (N)
 //! ```
 
-use std::collections::BTreeMap;
-
 use engine::types::{
-    AttributeDefinition, BillingMode, KeySchemaElement, KeyType, Put, Record, ScalarAttributeType,
-    TransactWriteItem, Update,
+    AttributeDefinition, BillingMode, KeySchemaElement, KeyType, Record, ScalarAttributeType,
 };
 use engine::{AttributeValue, Client, Error, Item};
 

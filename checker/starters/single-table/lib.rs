@@ -150,15 +150,15 @@ pub fn change_order_status(
 // The six access patterns: each one GetItem or one Query, never a Scan
 // ---------------------------------------------------------------------------------------
 
-/// 1. A customer's profile, by id.
+/// Access pattern 1: a customer's profile, by id.
 pub fn customer(client: &Client, customer_id: &str) -> Result<Option<Customer>, Error> {
     // TODO
     let _ = (client, customer_id);
     Err(todo("customer"))
 }
 
-/// 2. A customer's orders, newest first, `page_size` at a time. `cursor` is `None` for the
-/// first page, then the `next_cursor` of the page before.
+/// Access pattern 2: a customer's orders, newest first, `page_size` at a time. `cursor` is
+/// `None` for the first page, then the `next_cursor` of the page before.
 pub fn customer_orders(
     client: &Client,
     customer_id: &str,
@@ -170,21 +170,21 @@ pub fn customer_orders(
     Err(todo("customer_orders"))
 }
 
-/// 3. An order with all its lines — in ONE Query.
+/// Access pattern 3: an order with all its lines — in ONE Query.
 pub fn order_with_items(client: &Client, order_id: &str) -> Result<Option<OrderWithItems>, Error> {
     // TODO
     let _ = (client, order_id);
     Err(todo("order_with_items"))
 }
 
-/// 4. An order's header, by id alone.
+/// Access pattern 4: an order's header, by id alone.
 pub fn order(client: &Client, order_id: &str) -> Result<Option<Order>, Error> {
     // TODO
     let _ = (client, order_id);
     Err(todo("order"))
 }
 
-/// 5. For the warehouse: the newest `limit` orders in `status`, newest first.
+/// Access pattern 5: for the warehouse: the newest `limit` orders in `status`, newest first.
 pub fn orders_by_status(
     client: &Client,
     status: OrderStatus,
@@ -195,7 +195,7 @@ pub fn orders_by_status(
     Err(todo("orders_by_status"))
 }
 
-/// 6. A customer by email address.
+/// Access pattern 6: a customer by email address.
 pub fn customer_by_email(client: &Client, email: &str) -> Result<Option<Customer>, Error> {
     // TODO
     let _ = (client, email);
