@@ -150,7 +150,13 @@ fn hostile_submissions_score_zero_with_a_reason_and_harm_nobody() {
         "rejected",
         "outside exercises/shard-key/src",
     );
-    expect("forges-results", 0, "tampered", "reported twice");
+    // Fake result lines lack the run's secret token: they count as output, and the real
+    // tests judge the code (here: it lists no shard).
+    let forged = kata(learner(&g, "forges-results"), "shard-key");
+    assert_eq!(forged["status"], "failed", "{forged:#}");
+    assert!(forged["score"].as_u64().unwrap() < 4, "{forged:#}");
+    // A complete fake stream followed by exit(0): still no results, so the kata crashed.
+    expect("forges-whole-stream", 0, "crashed", "exited with code 0");
     // Shipped build.rs / Cargo.toml / src/build.rs: none of it is used.
     expect("build-script", 4, "passed", "");
     if applied(&g, "memory limit") {
@@ -182,7 +188,7 @@ fn hostile_submissions_score_zero_with_a_reason_and_harm_nobody() {
     }
     assert!(!Path::new("/tmp/katas-hostile-build-script").exists());
     assert_eq!(std::fs::read(&hidden_main).unwrap(), hidden_before);
-    assert_eq!(g["learners"].as_array().unwrap().len(), 16);
+    assert_eq!(g["learners"].as_array().unwrap().len(), 17);
 }
 
 #[test]

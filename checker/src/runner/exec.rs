@@ -1,7 +1,7 @@
 //! The run step: the hidden-test binary in its own process group, under a timeout, with its
 //! output capped, its JSON-lines events parsed into per-test results.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Read, Write as _};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
@@ -37,6 +37,8 @@ struct Collector {
     kept: usize,
     cap: usize,
     truncated: bool,
+    /// The run's secret: only events carrying it are results (see [`run_token`]).
+    token: String,
 }
 
 impl Collector {
@@ -61,7 +63,10 @@ impl Collector {
             .starts_with('{')
             .then(|| serde_json::from_str::<Value>(line).ok())
             .flatten()
-            .filter(|v| v["event"].is_string());
+            .filter(|v| v["event"].is_string())
+            // An event without this run's token was printed by the code under test, not by
+            // the test kit: it is output, not a result.
+            .filter(|v| v["token"].as_str() == Some(self.token.as_str()));
         if let Some(ev) = ev {
             self.event(&ev);
         } else {
@@ -115,6 +120,29 @@ impl Collector {
     }
 }
 
+/// Tells the test kit to read the run's token from its standard input.
+const TOKEN_ENV: &str = "KATAS_TOKEN_ON_STDIN";
+
+/// A fresh unpredictable token for one run. The hidden tests' events must carry it: a
+/// submission that prints a well-formed but fake result stream (and exits) does not know it,
+/// so its lines count as output, not results. (Randomness here is the checker's, not the
+/// engine's: std's `RandomState` is seeded from the operating system.)
+fn run_token() -> String {
+    use std::collections::hash_map::RandomState;
+    use std::hash::{BuildHasher, Hasher};
+    let word = || {
+        let mut h = RandomState::new().build_hasher();
+        h.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
+        h.write_u32(std::process::id());
+        h.finish()
+    };
+    format!("{:016x}{:016x}", word(), word())
+}
+
 pub(super) fn run(root: &Path, exe: &Path, opts: &CheckOptions, timeout: Duration) -> Result<Run> {
     let started = Instant::now();
     let mut cmd = match opts.wrapper.split_first() {
@@ -127,7 +155,8 @@ pub(super) fn run(root: &Path, exe: &Path, opts: &CheckOptions, timeout: Duratio
     };
     cmd.current_dir(root)
         .env("RUST_BACKTRACE", "0")
-        .stdin(Stdio::null())
+        .stdin(Stdio::piped())
+        .env(TOKEN_ENV, "1")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         // Its own process group, so a timeout kills whatever the learner's code spawned too.
@@ -143,8 +172,14 @@ pub(super) fn run(root: &Path, exe: &Path, opts: &CheckOptions, timeout: Duratio
         .spawn()
         .with_context(|| format!("could not start {}", exe.display()))?;
     let pid = child.id();
+    let token = run_token();
+    if let Some(mut stdin) = child.stdin.take() {
+        // The test kit reads the token before any test runs; then stdin is closed.
+        let _ = writeln!(stdin, "{token}");
+    }
     let collector = Arc::new(Mutex::new(Collector {
         cap: opts.output_cap,
+        token,
         ..Collector::default()
     }));
 

@@ -213,7 +213,26 @@ thread_local! {
 
 static OUT: Mutex<()> = Mutex::new(());
 
-fn emit(event: Value) {
+/// The run's token, read from stdin when the checker says it sent one (`KATAS_TOKEN_ON_STDIN`).
+/// Every event carries it, so the checker can tell the test kit's events from lines the code
+/// under test prints to imitate them.
+static TOKEN: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+
+fn token() -> Option<&'static str> {
+    TOKEN
+        .get_or_init(|| {
+            std::env::var_os("KATAS_TOKEN_ON_STDIN")?;
+            let mut line = String::new();
+            std::io::stdin().read_line(&mut line).ok()?;
+            Some(line.trim().to_string())
+        })
+        .as_deref()
+}
+
+fn emit(mut event: Value) {
+    if let (Some(token), Some(map)) = (token(), event.as_object_mut()) {
+        map.insert("token".to_string(), Value::String(token.to_string()));
+    }
     let _guard = OUT.lock().unwrap_or_else(|e| e.into_inner());
     let mut out = std::io::stdout().lock();
     // A closed stdout means the checker is gone; nothing useful is left to do.
@@ -238,6 +257,8 @@ fn panic_text(payload: &(dyn Any + Send)) -> Failure {
 /// Runs the tests selected by the command line and environment, prints the event stream and
 /// exits: 0 when every selected test passed, 1 otherwise.
 pub fn run(tests: Vec<Test>) -> ! {
+    // Read the token before any of the code under test runs.
+    let _ = token();
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--list") {
         let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
