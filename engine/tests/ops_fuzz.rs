@@ -260,8 +260,106 @@ fn snapshot(c: &Client) -> (Vec<Item>, usize) {
     (items, records)
 }
 
+/// A valid value (no bad numbers, no empty or duplicate sets).
+fn good_value(r: &mut Rng) -> AttributeValue {
+    match r.below(5) {
+        0 => AttributeValue::S(format!("v{}", r.below(100))),
+        1 => AttributeValue::N(format!("{}", r.below(1000) as i64 - 500)),
+        2 => AttributeValue::Bool(true),
+        3 => AttributeValue::L(vec![AttributeValue::N("1".into())]),
+        _ => AttributeValue::Ss(vec!["a".into(), "b".into()]),
+    }
+}
+
+fn good_key(r: &mut Rng) -> Item {
+    let mut k = Item::new();
+    k.insert("PK".into(), AttributeValue::S(format!("k{}", r.below(20))));
+    k.insert(
+        "SK".into(),
+        AttributeValue::S(["s", "t"][r.below(2)].to_string()),
+    );
+    k
+}
+
+/// Sends one well-formed request (most succeed; conditions may fail); returns whether it
+/// failed.
+fn clean(r: &mut Rng, c: &Client) -> bool {
+    let result: Result<(), engine::Error> = match r.below(5) {
+        0 => {
+            let mut it = good_key(r);
+            it.insert("a".into(), good_value(r));
+            if r.below(2) == 0 {
+                it.insert(
+                    "GSI1PK".into(),
+                    AttributeValue::S(format!("G{}", r.below(3))),
+                );
+            }
+            c.put_item()
+                .table_name("fuzz")
+                .set_item(Some(it))
+                .send()
+                .map(|_| ())
+        }
+        1 => c
+            .update_item()
+            .table_name("fuzz")
+            .set_key(Some(good_key(r)))
+            .update_expression(
+                "SET n = if_not_exists(n, :z) + :v, l = list_append(if_not_exists(l, :e), :l)",
+            )
+            .condition_expression("attribute_not_exists(n) OR n < :max")
+            .expression_attribute_values(":z", AttributeValue::N("0".into()))
+            .expression_attribute_values(":v", AttributeValue::N("1".into()))
+            .expression_attribute_values(":e", AttributeValue::L(vec![]))
+            .expression_attribute_values(":l", AttributeValue::L(vec![good_value(r)]))
+            .expression_attribute_values(":max", AttributeValue::N("5".into()))
+            .send()
+            .map(|_| ()),
+        2 => c
+            .delete_item()
+            .table_name("fuzz")
+            .set_key(Some(good_key(r)))
+            .send()
+            .map(|_| ()),
+        3 => c
+            .query()
+            .table_name("fuzz")
+            .key_condition_expression("PK = :pk AND begins_with(SK, :p)")
+            .filter_expression("attribute_exists(a)")
+            .expression_attribute_values(":pk", AttributeValue::S(format!("k{}", r.below(20))))
+            .expression_attribute_values(":p", AttributeValue::S("s".into()))
+            .send()
+            .map(|_| ()),
+        _ => {
+            let put = Put::builder()
+                .table_name("fuzz")
+                .set_item(Some(good_key(r)))
+                .build();
+            let mut other = good_key(r);
+            other.insert("SK".into(), AttributeValue::S("u".into()));
+            let upd = Update::builder()
+                .table_name("fuzz")
+                .set_key(Some(other))
+                .update_expression("ADD n :v")
+                .condition_expression("attribute_not_exists(n) OR n < :max")
+                .build()
+                .expression_attribute_values(":v", AttributeValue::N("1".into()))
+                .expression_attribute_values(":max", AttributeValue::N("3".into()));
+            c.transact_write_items()
+                .transact_items(TransactWriteItem::builder().put(put).build())
+                .transact_items(TransactWriteItem::builder().update(upd).build())
+                .send()
+                .map(|_| ())
+        }
+    };
+    result.is_err()
+}
+
 /// Sends one random request; returns whether it failed.
 fn one(r: &mut Rng, c: &Client) -> bool {
+    if r.below(2) == 0 {
+        return clean(r, c);
+    }
     let result: Result<(), engine::Error> = match r.below(6) {
         0 => {
             let b = c.put_item().table_name("fuzz").set_item(Some(item(r)));
@@ -388,7 +486,7 @@ fn one(r: &mut Rng, c: &Client) -> bool {
     result.is_err()
 }
 
-fn run(seed: u64, iterations: usize, check_every: usize) -> (usize, usize) {
+fn run(seed: u64, iterations: usize, check_every: usize) -> (usize, usize, usize) {
     let (world, c) = setup(seed);
     let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut failed = 0;
@@ -416,16 +514,22 @@ fn run(seed: u64, iterations: usize, check_every: usize) -> (usize, usize) {
             world.advance(std::time::Duration::from_secs(1));
         }
     }
-    (failed, checked)
+    let items = snapshot(&c).0.len();
+    (failed, checked, items)
 }
 
 #[test]
 fn random_requests_never_panic_and_failures_change_nothing() {
-    let (failed, checked) = run(11, 4_000, 4);
+    let (failed, checked, items) = run(11, 4_000, 4);
     assert!(
         failed > 1000,
         "the fuzzer must produce many rejected requests ({failed})"
     );
+    assert!(
+        failed < 3500,
+        "half the requests are well-formed; most must succeed ({failed} failed)"
+    );
+    assert!(items > 10, "successful writes must leave items ({items})");
     assert!(
         checked > 200,
         "failures must be compared against a snapshot ({checked})"
@@ -439,6 +543,8 @@ fn a_million_random_requests() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1_000_000);
-    let (failed, checked) = run(0xF00D, iters, 1000);
-    eprintln!("{iters} requests, {failed} rejected, {checked} failures compared against a snapshot, no panic");
+    let (failed, checked, items) = run(0xF00D, iters, 1000);
+    eprintln!(
+        "{iters} requests, {failed} rejected, {checked} failures compared against a snapshot, {items} items at the end, no panic"
+    );
 }
