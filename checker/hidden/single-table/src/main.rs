@@ -24,7 +24,7 @@ use std::collections::BTreeSet;
 use engine::world::log::RequestRecord;
 use engine::{AttributeValue, Client, Error, Item, World};
 use katas_testkit::items::item_text;
-use katas_testkit::{check_eq, fail, run, seeded, Failure, Rng};
+use katas_testkit::{run, seeded, Failure, Rng};
 use single_table::{
     change_order_status, create_customer, create_table, customer, customer_by_email,
     customer_orders, order, order_with_items, orders_by_status, place_order, Customer, Order,
@@ -317,12 +317,12 @@ fn order_with_items_in_one_query(seed: u64) {
         };
         if got.items != lines && sorted(&got.items) == sorted(&lines) {
             Failure::compare(
-                format!(
+                wrap(&format!(
                     "{call} returned the right {} lines in the wrong order: lines come back in \
                      sort-key order, and as text ITEM#10 sorts before ITEM#2. Zero-pad the line \
                      number in the sort key (ITEM#0001, ITEM#0002 …).",
                     lines.len()
-                ),
+                )),
                 format!("{lines:#?}"),
                 format!("{:#?}", got.items),
             )
@@ -1052,4 +1052,46 @@ fn thousands(n: i64) -> String {
     } else {
         out
     }
+}
+
+/// Text for the terminal: every prose line longer than 100 columns is broken at spaces.
+/// Lines that start with a space (item lists, differences) are left as they are.
+fn wrap(text: &str) -> String {
+    const WIDTH: usize = 100;
+    let mut out = String::new();
+    for line in text.split('\n') {
+        if line.starts_with(' ') || line.chars().count() <= WIDTH {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let mut column = 0;
+        for word in line.split(' ') {
+            let len = word.chars().count();
+            if column > 0 && column + 1 + len > WIDTH {
+                out.push('\n');
+                column = 0;
+            } else if column > 0 {
+                out.push(' ');
+                column += 1;
+            }
+            out.push_str(word);
+            column += len;
+        }
+        out.push('\n');
+    }
+    out.pop();
+    out
+}
+
+/// Ends the test with a message, wrapped for the terminal.
+#[track_caller]
+fn fail(message: impl Into<String>) -> ! {
+    katas_testkit::fail(wrap(&message.into()))
+}
+
+/// `katas_testkit::check_eq`, with the message wrapped for the terminal.
+#[track_caller]
+fn check_eq<T: PartialEq + std::fmt::Debug>(expected: T, actual: T, message: impl Into<String>) {
+    katas_testkit::check_eq(expected, actual, wrap(&message.into()))
 }
