@@ -7,9 +7,10 @@
 //!
 //! - `reserves_and_restocks_exactly`: a scripted sequence; the transcript of results must
 //!   match exactly.
-//! - `no_oversell_under_contention`: 8 threads race for 800 units with 800 reservations (every
-//!   one must succeed, each remainder handed out once), then 16 reservations for the last 5
-//!   units (exactly 5 succeed), then restock together (no restock lost).
+//! - `no_oversell_under_contention`: 8 threads race, in four waves, for 800 units with 800
+//!   reservations (every one must succeed, each remainder handed out once), then 16
+//!   reservations for the last 5 units (exactly 5 succeed), then restock together (no restock
+//!   lost).
 //! - `no_oversell_with_stale_reads`: every replica of the product's partition lags 60 s, so an
 //!   eventually consistent read returns stock that is long gone; 45 buyers, one after another,
 //!   for 40 units. A solution that decides from a read oversells or refuses buyers while stock
@@ -34,6 +35,9 @@ use engine::{AttributeValue, Client, World};
 use katas_testkit::{run, seeded};
 
 const TABLE: &str = "inventory";
+/// Waves of 800 buyers for 800 units in the contention test: more waves, more chances for a
+/// read-then-write race to show, however the threads happen to be scheduled.
+const WAVES: u64 = 4;
 /// How far every replica of the product's partition lags in the stale-reads test.
 const LAG: Duration = Duration::from_secs(60);
 /// Operations that read items: none of them may be part of a refused reservation.
@@ -162,66 +166,72 @@ fn out_of_stock_reports_current_stock(seed: u64) {
     );
 }
 
-/// Flash sale, three rounds on 8 threads that start together: 800 buyers for exactly 800 units
-/// (every one must get a unit, and no unit may go twice); 16 buyers for the last 5 units
-/// (exactly 5 sell); then 8 suppliers restock at the same time (no restock may be lost).
+/// Flash sale, three rounds on 8 threads that start together: four waves of 800 buyers for
+/// exactly 800 units (every one must get a unit, and no unit may go twice); 16 buyers for the
+/// last 5 units (exactly 5 sell); then 8 suppliers restock at the same time (no restock may be
+/// lost).
 fn no_oversell_under_contention(seed: u64) {
     let s = Scene::new(seed);
     let threads = 8u64;
     let sku = "sku-hot";
 
-    // Round 1: as many buyers as units.
+    // Round 1: as many buyers as units, four times over (a partition takes 1,000 writes a
+    // second, so each wave gets a second of its own).
     let units = 800u64;
-    s.restock_or_fail(sku, units);
-    let results = race(&s.client, threads, move |client| {
-        (0..units / threads)
-            .map(|_| reserve(client, sku, 1))
-            .collect()
-    });
-    let mut left: Vec<u64> = Vec::new();
-    let mut refusals: Vec<u64> = Vec::new();
-    for r in &results {
-        match r {
-            Ok(l) => left.push(*l),
-            Err(ReserveError::OutOfStock { available }) => refusals.push(*available),
-            Err(ReserveError::Engine(e)) => fail(format!(
-                "reserve(\"{sku}\", 1) failed while 8 buyers raced: {e}"
-            )),
+    for wave in 1..=WAVES {
+        s.world.advance(Duration::from_secs(1));
+        s.restock_or_fail(sku, units);
+        let results = race(&s.client, threads, move |client| {
+            (0..units / threads)
+                .map(|_| reserve(client, sku, 1))
+                .collect()
+        });
+        let mut left: Vec<u64> = Vec::new();
+        let mut refusals: Vec<u64> = Vec::new();
+        for r in &results {
+            match r {
+                Ok(l) => left.push(*l),
+                Err(ReserveError::OutOfStock { available }) => refusals.push(*available),
+                Err(ReserveError::Engine(e)) => fail(format!(
+                    "reserve(\"{sku}\", 1) failed while 8 buyers raced: {e}"
+                )),
+            }
         }
+        left.sort_unstable();
+        let table = s.stock_in_table(sku).unwrap_or(0);
+        let sold_twice = left.windows(2).filter(|w| w[0] == w[1]).count();
+        let round = format!("wave {wave} of {WAVES}: {units} buyers raced for {units} units");
+        if sold_twice > 0 || table + left.len() as u64 > units {
+            fail(format!(
+                "{round} and {} reservations succeeded, yet the table still holds {table}: units \
+                 were sold more than once ({sold_twice} times two buyers were told the same \
+                 number of units left). Two buyers read the same stock, both decided there was \
+                 enough, both wrote the same new stock. Make the write itself check the stock: \
+                 one UpdateItem, ConditionExpression stock >= :qty, applied atomically on the \
+                 partition's leader.",
+                left.len()
+            ));
+        }
+        if let Some(available) = refusals.first() {
+            fail(format!(
+                "{round}, one each, and {} of them were refused (one with OutOfStock {{ \
+                 available: {available} }}): reservations that should have succeeded were lost. \
+                 A condition that fails because another buyer changed the stock first \
+                 (stock = :what_i_read) is not \"out of stock\": use a condition on the stock \
+                 itself (stock >= :qty), which fails only when there really is not enough.",
+                refusals.len()
+            ));
+        }
+        check_eq(
+            (0..units).collect::<Vec<_>>(),
+            left,
+            format!(
+                "{round}: the stock left that each reservation returned, sorted — sold one at a \
+                 time, each remainder {} … 0 is handed out exactly once",
+                units - 1
+            ),
+        );
     }
-    left.sort_unstable();
-    let table = s.stock_in_table(sku).unwrap_or(0);
-    let sold_twice = left.windows(2).filter(|w| w[0] == w[1]).count();
-    if sold_twice > 0 || table + left.len() as u64 > units {
-        fail(format!(
-            "{units} buyers raced for {units} units and {} reservations succeeded, yet the table \
-             still holds {table}: units were sold more than once ({sold_twice} times two buyers \
-             were told the same number of units left). Two buyers read the same stock, both \
-             decided there was enough, both wrote the same new stock. Make the write itself \
-             check the stock: one UpdateItem, ConditionExpression stock >= :qty, applied \
-             atomically on the partition's leader.",
-            left.len()
-        ));
-    }
-    if let Some(available) = refusals.first() {
-        fail(format!(
-            "{units} buyers raced for exactly {units} units, one each, and {} of them were \
-             refused (one with OutOfStock {{ available: {available} }}): reservations that should \
-             have succeeded were lost. A condition that fails because another buyer changed the \
-             stock first (stock = :what_i_read) is not \"out of stock\": use a condition on the \
-             stock itself (stock >= :qty), which fails only when there really is not enough.",
-            refusals.len()
-        ));
-    }
-    check_eq(
-        (0..units).collect::<Vec<_>>(),
-        left,
-        format!(
-            "the stock left that each of the {units} reservations returned, sorted: sold one at \
-             a time, each remainder {} … 0 is handed out exactly once",
-            units - 1
-        ),
-    );
 
     // Round 2: the last units.
     let last = 5u64;

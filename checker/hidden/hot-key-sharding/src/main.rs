@@ -50,14 +50,16 @@ fn total_reads_every_shard(seed: u64) {
     match total(&s.client, "post-1", shards) {
         Ok(0) => {}
         Ok(n) => fail(format!(
-            "total(\"post-1\", {shards}) returned {n} for a post nobody has liked yet — it should be 0"
+            "total(\"post-1\", {shards}) returned {n} for a post nobody has liked yet — it \
+             should be 0"
         )),
         Err(e) if e.message().starts_with("TODO") => {
             fail(format!("total(\"post-1\", {shards}) failed: {e}"))
         }
         Err(e) => fail(format!(
             "total(\"post-1\", {shards}) failed on a post nobody has liked yet: {e}\n\
-             A shard item nobody wrote to does not exist yet: GetItem returns no item, which counts as 0."
+             A shard item nobody wrote to does not exist yet: GetItem returns no item, which \
+             counts as 0."
         )),
     }
 
@@ -66,8 +68,9 @@ fn total_reads_every_shard(seed: u64) {
     let items = s.items();
     if items.len() > shards as usize {
         fail(format!(
-            "increment() wrote {} different items for post-1 with shards = {shards}: a post's likes \
-             must go to at most {shards} shard keys, or total() cannot know where to read them\n{}",
+            "increment() wrote {} different items for post-1 with shards = {shards}: a post's \
+             likes must go to at most {shards} shard keys, or total() cannot know where to read \
+             them\n{}",
             items.len(),
             keys_list(&items)
         ));
@@ -109,8 +112,8 @@ fn total_reads_every_shard(seed: u64) {
         997,
         p1,
         format!(
-            "after 303 likes of post-2, total(\"post-1\", {shards}) changed: each post needs its own \
-             shard keys (put the post id in the key, e.g. \"post-1#COUNTER#3\")"
+            "after 303 likes of post-2, total(\"post-1\", {shards}) changed: each post needs its \
+             own shard keys (put the post id in the key, e.g. \"post-1#COUNTER#3\")"
         ),
     );
     let p2 = total(&s.client, "post-2", shards)
@@ -229,13 +232,14 @@ impl Scene {
                 let advice = if e.is_throttling() {
                     "\nA throttled write did nothing, so it is safe to send again: catch it \
                      (error.is_throttling()), wait on the simulated clock \
-                     (client.world().advance(..)), and retry — backing off exponentially — until \
-                     it goes through."
+                     (client.world().advance(..)), and retry — backing off exponentially — \
+                     until it goes through."
                 } else {
                     ""
                 };
                 fail(format!(
-                    "increment(\"{post}\", {shards}, {n}) failed at {:.3} s on the simulated clock: {e}{advice}",
+                    "increment(\"{post}\", {shards}, {n}) failed at {:.3} s on the simulated \
+                     clock: {e}{advice}",
                     self.world.now().as_secs_f64()
                 ));
             }
@@ -302,7 +306,7 @@ impl Scene {
 }
 
 /// A partition line of the picture without its read bar (this kata is about writes), so it
-/// fits a terminal: `… WCU/s peak ! │··········│      1 RCU/s peak  items …` → `… WCU/s peak !  items …`.
+/// fits a terminal: `… WCU/s peak ! │···│   1 RCU/s peak  items …` → `… WCU/s peak !  items …`.
 fn without_reads(line: &str) -> String {
     let Some(peak) = line.find("WCU/s peak") else {
         return line.to_string();
@@ -534,7 +538,8 @@ fn hot_partition_message(
         )
     };
     format!(
-        "partition {} was throttled {} times in second {} ({} WCU ceiling) — {cause}.\n{story}\n\n{}",
+        "partition {} was throttled {} times in second {} ({} WCU ceiling) — \
+         {cause}.\n{story}\n\n{}",
         worst.partition,
         thousands(worst.throttled_writes),
         worst.second,
