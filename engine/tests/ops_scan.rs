@@ -309,3 +309,25 @@ fn a_full_scan_costs_the_sum_of_item_sizes_rounded_once() {
     assert_eq!(scan_units(&c, "app", true, None), 147.0);
     assert_eq!(scan_units(&c, "app", false, None), 73.5);
 }
+
+#[test]
+fn the_request_log_counts_the_items_a_scan_read() {
+    let (world, c) = common::app();
+    for i in 0..7 {
+        common::put(&c, engine::item! { "PK" => format!("k{i}"), "SK" => "s" });
+    }
+    world.settle(); // every replica has every item: an eventually consistent Scan sees all
+    world.clear_request_log();
+    c.scan()
+        .table_name("app")
+        .filter_expression("attribute_exists(nope)")
+        .send()
+        .unwrap();
+    let log = world.request_log();
+    assert_eq!(log.len(), 1);
+    assert_eq!(log[0].operation, "Scan");
+    assert_eq!(
+        log[0].items_read, 7,
+        "a filtered scan still reads every item"
+    );
+}

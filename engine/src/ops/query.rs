@@ -287,6 +287,7 @@ pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutp
         .as_ref()
         .and_then(|k| data.get(k))
         .map(|item| evaluated_key(item, &store_schema, base_schema));
+    state.log.read_items(pager.scanned);
     let units = read_units_min_blocks(pager.bytes, ReadKind::from_consistent(consistent), 1);
     match (
         &input.index_name,

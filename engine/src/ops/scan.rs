@@ -261,6 +261,7 @@ pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput
         }
     }
     let last_evaluated_key = last_item.map(|item| evaluated_key(&item, &store_schema, base_schema));
+    state.log.read_items(pager.scanned);
     let units = read_units_min_blocks(
         pager.bytes,
         ReadKind::from_consistent(consistent),

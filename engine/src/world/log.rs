@@ -29,6 +29,8 @@ pub struct RequestRecord {
     pub partitions: Vec<(Arc<str>, u32)>,
     pub read_units: f64,
     pub write_units: f64,
+    /// Items a Query or Scan read (before its filter): what the request paid for.
+    pub items_read: u64,
     /// `None` on success; the exception name otherwise (`ProvisionedThroughputExceededException`…).
     pub error: Option<&'static str>,
 }
@@ -94,6 +96,7 @@ impl RequestLog {
             partitions: Vec::new(),
             read_units: 0.0,
             write_units: 0.0,
+            items_read: 0,
             error: None,
         });
         record.seq = self.totals.requests;
@@ -104,6 +107,7 @@ impl RequestLog {
         record.partitions.clear();
         record.read_units = 0.0;
         record.write_units = 0.0;
+        record.items_read = 0;
         record.error = None;
         self.current = Some(record);
     }
@@ -133,6 +137,13 @@ impl RequestLog {
             }
             r.read_units += read;
             r.write_units += write;
+        }
+    }
+
+    /// Notes how many items the current request read (Query, Scan).
+    pub fn read_items(&mut self, n: usize) {
+        if let Some(r) = &mut self.current {
+            r.items_read += n as u64;
         }
     }
 
