@@ -163,7 +163,7 @@ pub fn test_lines(kata: &Kata, t: &TestResult) -> Vec<String> {
     }
     if let Some(h) = kata.test_hints.get(&t.name) {
         out.push(String::new());
-        out.push(format!("{} {h}", "hint:".cyan().bold()));
+        push_wrapped(&mut out, &"hint:".cyan().bold().to_string(), "hint:".len(), h);
     }
     out
 }
@@ -254,5 +254,50 @@ mod tests {
     #[test]
     fn strip_ansi_removes_colour() {
         assert_eq!(strip_ansi("\u{1b}[31mred\u{1b}[0m ok"), "red ok");
+    }
+}
+
+/// Columns hints and notes are wrapped at (terminals are at least this wide in practice;
+/// failure messages from the hidden tests are wrapped at the same width).
+pub const WRAP_WIDTH: usize = 100;
+
+/// Pushes `text` word-wrapped at [`WRAP_WIDTH`], the first line after `label` (shown
+/// `label_width` columns wide), later lines indented to line up with the first.
+pub fn push_wrapped(out: &mut Vec<String>, label: &str, label_width: usize, text: &str) {
+    let indent = " ".repeat(label_width + 1);
+    let mut line = format!("{label} ");
+    let mut col = label_width + 1;
+    let mut empty = true;
+    for word in text.split_whitespace() {
+        let w = word.chars().count();
+        if !empty && col + 1 + w > WRAP_WIDTH {
+            out.push(std::mem::replace(&mut line, indent.clone()));
+            col = indent.len();
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+            col += 1;
+        }
+        line.push_str(word);
+        col += w;
+        empty = false;
+    }
+    out.push(line);
+}
+
+#[cfg(test)]
+mod wrap_tests {
+    use super::push_wrapped;
+
+    #[test]
+    fn hints_wrap_at_word_boundaries_and_line_up() {
+        let mut out = Vec::new();
+        let text = "first ".repeat(40);
+        push_wrapped(&mut out, "hint 1/3:", 9, &text);
+        assert!(out.len() > 1);
+        assert!(out.iter().all(|l| l.chars().count() <= super::WRAP_WIDTH));
+        assert!(out[1].starts_with("          first"), "{:?}", out[1]);
+        assert!(out.iter().all(|l| !l.ends_with("fir")));
     }
 }

@@ -139,10 +139,9 @@ fn kata_screen(app: &App, out: &mut Vec<String>) {
     if seen > 0 {
         out.push(String::new());
         for (i, hint) in k.hints.iter().take(seen).enumerate() {
-            out.push(format!(
-                "{} {hint}",
-                format!("hint {}/{}:", i + 1, k.hints.len()).cyan().bold()
-            ));
+            let label = format!("hint {}/{}:", i + 1, k.hints.len());
+            let width = label.chars().count();
+            crate::report::push_wrapped(out, &label.cyan().bold().to_string(), width, hint);
         }
     }
     out.push(String::new());
