@@ -274,6 +274,9 @@ impl World {
             "table {table_name} — {} partitions, {mode}; seconds {from}..={now_s}; ceiling {wc} WCU / {rc} RCU per partition",
             t.store.partitions.len()
         );
+        let any_reads = metrics
+            .iter()
+            .any(|m| m.second >= from && m.consumed_read > 0.0);
         for p in &t.store.partitions {
             let window: Vec<_> = metrics
                 .iter()
@@ -289,19 +292,23 @@ impl World {
                 .iter()
                 .max_by_key(|m| m.throttled_writes + m.throttled_reads);
             let leader = p.leader.map_or("none", |i| AZ_NAMES[i]);
+            // The read bar only when the window saw reads: lines stay under ~110 columns.
+            let reads = if any_reads {
+                format!(" │{}│ {:>5.0} RCU/s peak", bar(peak_r / rc, 10), peak_r)
+            } else {
+                String::new()
+            };
             let _ = writeln!(
                 out,
-                "  partition {:>3} │{}│ {:>6.0} WCU/s peak {} │{}│ {:>6.0} RCU/s peak  items {:>7}  leader {leader}{}",
+                "  partition {:>3} │{}│ {:>5.0} WCU/s peak{}{reads}  items {}  leader {leader}{}",
                 p.id,
                 bar(peak_w / wc, 20),
                 peak_w,
                 if throttled > 0 { "!" } else { " " },
-                bar(peak_r / rc, 10),
-                peak_r,
                 p.item_count,
                 match worst {
                     Some(m) if throttled > 0 => format!(
-                        "  THROTTLED {throttled}× (worst: second {}, {} requests)",
+                        "  THROTTLED {throttled}× (worst: second {}, {})",
                         m.second,
                         m.throttled_writes + m.throttled_reads
                     ),
