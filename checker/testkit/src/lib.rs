@@ -94,7 +94,7 @@ impl Failure {
     /// A failure with only a message.
     pub fn new(message: impl Into<String>) -> Self {
         Failure {
-            message: message.into(),
+            message: wrap(&message.into()),
             ..Failure::default()
         }
     }
@@ -102,7 +102,7 @@ impl Failure {
     /// A failure that compares two rendered values.
     pub fn compare(message: impl Into<String>, expected: String, actual: String) -> Self {
         Failure {
-            message: message.into(),
+            message: wrap(&message.into()),
             expected: Some(expected),
             actual: Some(actual),
         }
@@ -112,6 +112,57 @@ impl Failure {
     #[track_caller]
     pub fn raise(self) -> ! {
         panic::panic_any(self)
+    }
+}
+
+/// Columns failure messages are wrapped at (the checker shows them as they are).
+pub const WRAP_WIDTH: usize = 100;
+
+/// Text for the terminal: every prose line longer than [`WRAP_WIDTH`] columns is broken at
+/// spaces. Lines that start with a space (item lists, differences, pictures) are left as
+/// they are. Failure messages are wrapped with it.
+pub fn wrap(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.split('\n') {
+        if line.starts_with(' ') || line.chars().count() <= WRAP_WIDTH {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let mut column = 0;
+        for word in line.split(' ') {
+            let len = word.chars().count();
+            if column > 0 && column + 1 + len > WRAP_WIDTH {
+                out.push('\n');
+                column = 0;
+            } else if column > 0 {
+                out.push(' ');
+                column += 1;
+            }
+            out.push_str(word);
+            column += len;
+        }
+        out.push('\n');
+    }
+    out.pop();
+    out
+}
+
+/// `12345` → `"12,345"`: figures in messages read like the lessons' figures.
+pub fn thousands(n: impl Into<i128>) -> String {
+    let n = n.into();
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if n < 0 {
+        format!("-{out}")
+    } else {
+        out
     }
 }
 

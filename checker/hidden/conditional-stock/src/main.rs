@@ -32,7 +32,7 @@ use engine::types::{
 };
 use engine::world::faults::Az;
 use engine::{AttributeValue, Client, World};
-use katas_testkit::{run, seeded};
+use katas_testkit::{check_eq, check_eq_text, fail, run, seeded};
 
 const TABLE: &str = "inventory";
 /// Waves of 800 buyers for 800 units in the contention test: more waves, more chances for a
@@ -482,53 +482,4 @@ fn show_reserve(r: &Result<u64, ReserveError>) -> String {
 
 fn show_stock(stock: Option<u64>) -> String {
     stock.map_or("(none)".to_string(), |n| n.to_string())
-}
-
-/// Text for the terminal: every prose line longer than 100 columns is broken at spaces.
-/// Lines that start with a space (pictures, transcripts) and the picture's header are left
-/// as they are.
-fn wrap(text: &str) -> String {
-    const WIDTH: usize = 100;
-    let mut out = String::new();
-    for line in text.split('\n') {
-        if line.starts_with(' ') || line.starts_with("table ") || line.chars().count() <= WIDTH {
-            out.push_str(line);
-            out.push('\n');
-            continue;
-        }
-        let mut column = 0;
-        for word in line.split(' ') {
-            let len = word.chars().count();
-            if column > 0 && column + 1 + len > WIDTH {
-                out.push('\n');
-                column = 0;
-            } else if column > 0 {
-                out.push(' ');
-                column += 1;
-            }
-            out.push_str(word);
-            column += len;
-        }
-        out.push('\n');
-    }
-    out.pop();
-    out
-}
-
-/// Ends the test with a message, wrapped for the terminal.
-#[track_caller]
-fn fail(message: impl Into<String>) -> ! {
-    katas_testkit::fail(wrap(&message.into()))
-}
-
-/// `katas_testkit::check_eq`, with the message wrapped for the terminal.
-#[track_caller]
-fn check_eq<T: PartialEq + std::fmt::Debug>(expected: T, actual: T, message: impl Into<String>) {
-    katas_testkit::check_eq(expected, actual, wrap(&message.into()))
-}
-
-/// `katas_testkit::check_eq_text`, with the message wrapped for the terminal.
-#[track_caller]
-fn check_eq_text(expected: &str, actual: &str, message: impl Into<String>) {
-    katas_testkit::check_eq_text(expected, actual, wrap(&message.into()))
 }

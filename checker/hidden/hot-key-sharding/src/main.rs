@@ -22,7 +22,7 @@ use engine::types::{
 use engine::world::inspect::PartitionSecond;
 use engine::{AttributeValue, Client, Item, World};
 use hot_key_sharding::{increment, total};
-use katas_testkit::{run, seeded};
+use katas_testkit::{check_eq, fail, run, seeded, thousands};
 
 const TABLE: &str = "likes";
 /// Write units one partition serves per second (the engine's default, DynamoDB's value).
@@ -546,60 +546,4 @@ fn hot_partition_message(
         thousands(CEILING_WCU as u64),
         s.picture()
     )
-}
-
-/// `12345` → `"12,345"`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// Text for the terminal: every prose line longer than 100 columns is broken at spaces.
-/// Lines that start with a space (pictures, transcripts) and the picture's header are left
-/// as they are.
-fn wrap(text: &str) -> String {
-    const WIDTH: usize = 100;
-    let mut out = String::new();
-    for line in text.split('\n') {
-        if line.starts_with(' ') || line.starts_with("table ") || line.chars().count() <= WIDTH {
-            out.push_str(line);
-            out.push('\n');
-            continue;
-        }
-        let mut column = 0;
-        for word in line.split(' ') {
-            let len = word.chars().count();
-            if column > 0 && column + 1 + len > WIDTH {
-                out.push('\n');
-                column = 0;
-            } else if column > 0 {
-                out.push(' ');
-                column += 1;
-            }
-            out.push_str(word);
-            column += len;
-        }
-        out.push('\n');
-    }
-    out.pop();
-    out
-}
-
-/// Ends the test with a message, wrapped for the terminal.
-#[track_caller]
-fn fail(message: impl Into<String>) -> ! {
-    katas_testkit::fail(wrap(&message.into()))
-}
-
-/// `katas_testkit::check_eq`, with the message wrapped for the terminal.
-#[track_caller]
-fn check_eq<T: PartialEq + std::fmt::Debug>(expected: T, actual: T, message: impl Into<String>) {
-    katas_testkit::check_eq(expected, actual, wrap(&message.into()))
 }

@@ -24,7 +24,7 @@ use std::collections::BTreeSet;
 use engine::world::log::RequestRecord;
 use engine::{AttributeValue, Client, Error, Item, World};
 use katas_testkit::items::item_text;
-use katas_testkit::{run, seeded, Failure, Rng};
+use katas_testkit::{check_eq, fail, run, seeded, thousands, wrap, Failure, Rng};
 use single_table::{
     change_order_status, create_customer, create_table, customer, customer_by_email,
     customer_orders, order, order_with_items, orders_by_status, place_order, Customer, Order,
@@ -1035,63 +1035,4 @@ fn capitalised(s: &str) -> String {
         Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
         None => String::new(),
     }
-}
-
-/// `12345` → `"12,345"`.
-fn thousands(n: i64) -> String {
-    let digits = n.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if n < 0 {
-        format!("-{out}")
-    } else {
-        out
-    }
-}
-
-/// Text for the terminal: every prose line longer than 100 columns is broken at spaces.
-/// Lines that start with a space (item lists, differences) are left as they are.
-fn wrap(text: &str) -> String {
-    const WIDTH: usize = 100;
-    let mut out = String::new();
-    for line in text.split('\n') {
-        if line.starts_with(' ') || line.chars().count() <= WIDTH {
-            out.push_str(line);
-            out.push('\n');
-            continue;
-        }
-        let mut column = 0;
-        for word in line.split(' ') {
-            let len = word.chars().count();
-            if column > 0 && column + 1 + len > WIDTH {
-                out.push('\n');
-                column = 0;
-            } else if column > 0 {
-                out.push(' ');
-                column += 1;
-            }
-            out.push_str(word);
-            column += len;
-        }
-        out.push('\n');
-    }
-    out.pop();
-    out
-}
-
-/// Ends the test with a message, wrapped for the terminal.
-#[track_caller]
-fn fail(message: impl Into<String>) -> ! {
-    katas_testkit::fail(wrap(&message.into()))
-}
-
-/// `katas_testkit::check_eq`, with the message wrapped for the terminal.
-#[track_caller]
-fn check_eq<T: PartialEq + std::fmt::Debug>(expected: T, actual: T, message: impl Into<String>) {
-    katas_testkit::check_eq(expected, actual, wrap(&message.into()))
 }

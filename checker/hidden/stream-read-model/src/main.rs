@@ -29,7 +29,7 @@ use engine::types::{
     TimeToLiveSpecification,
 };
 use engine::{item, AttributeValue, Client, Error, Item, World, WorldConfig};
-use katas_testkit::{run, seeded, test, Failure, Rng};
+use katas_testkit::{fail, run, seeded, test, thousands, wrap, Failure, Rng};
 use stream_read_model::{
     create_read_model_table, customer_stats, handle, status_count, CustomerStats, ORDERS_TABLE,
     STATUSES,
@@ -639,57 +639,4 @@ fn orders(n: i64) -> String {
 
 fn cents(rng: &mut Rng) -> u64 {
     (5 + rng.below(200)) * 50
-}
-
-/// `-12345` → `"-12,345"`.
-fn thousands(n: i64) -> String {
-    let digits = n.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if n < 0 {
-        format!("-{out}")
-    } else {
-        out
-    }
-}
-
-/// Text for the terminal: every prose line longer than 100 columns is broken at spaces.
-/// Lines that start with a space (item lists, differences) are left as they are.
-fn wrap(text: &str) -> String {
-    const WIDTH: usize = 100;
-    let mut out = String::new();
-    for line in text.split('\n') {
-        if line.starts_with(' ') || line.chars().count() <= WIDTH {
-            out.push_str(line);
-            out.push('\n');
-            continue;
-        }
-        let mut column = 0;
-        for word in line.split(' ') {
-            let len = word.chars().count();
-            if column > 0 && column + 1 + len > WIDTH {
-                out.push('\n');
-                column = 0;
-            } else if column > 0 {
-                out.push(' ');
-                column += 1;
-            }
-            out.push_str(word);
-            column += len;
-        }
-        out.push('\n');
-    }
-    out.pop();
-    out
-}
-
-/// Ends the test with a message, wrapped for the terminal.
-#[track_caller]
-fn fail(message: impl Into<String>) -> ! {
-    katas_testkit::fail(wrap(&message.into()))
 }
