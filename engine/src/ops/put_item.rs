@@ -86,11 +86,11 @@ impl PutItemFluentBuilder {
     pub fn send(self) -> Result<PutItemOutput> {
         self.client
             .world()
-            .run("PutItem", |state| execute(state, &self.input))
+            .run("PutItem", move |state| execute(state, self.input))
     }
 }
 
-pub(crate) fn execute(state: &mut State, input: &PutItemInput) -> Result<PutItemOutput> {
+pub(crate) fn execute(state: &mut State, mut input: PutItemInput) -> Result<PutItemOutput> {
     let name = require_table_name(&input.table_name)?;
     let exprs = ExpressionInput {
         condition: input.condition_expression.as_deref(),
@@ -108,7 +108,7 @@ pub(crate) fn execute(state: &mut State, input: &PutItemInput) -> Result<PutItem
             ))
         }
     }
-    let item = input.item.clone().ok_or_else(|| {
+    let item = input.item.take().ok_or_else(|| {
         Error::validation("The parameter 'Item' is required but was not present in the request")
     })?;
     let table = table(state, name)?;

@@ -34,28 +34,41 @@ pub fn canonicalize_value(v: AttributeValue) -> Result<AttributeValue> {
 
 /// Canonicalizes every value of `item`; attribute names must be non-empty. Does not check key
 /// attributes or the item size limit (callers do: they need different messages).
-pub fn canonicalize_item(item: Item) -> Result<Item> {
-    item.into_iter()
-        .map(|(name, value)| {
-            if name.is_empty() {
-                // Wording unverified against the service.
-                return Err(Error::validation(format!(
-                    "{INVALID}: An attribute name cannot be empty"
-                )));
-            }
-            Ok((name, canonical(value, 0)?))
-        })
-        .collect()
+pub fn canonicalize_item(mut item: Item) -> Result<Item> {
+    // In place: most items are canonical already, and rebuilding the map would cost a copy
+    // on every write.
+    for (name, value) in item.iter_mut() {
+        if name.is_empty() {
+            // Wording unverified against the service.
+            return Err(Error::validation(format!(
+                "{INVALID}: An attribute name cannot be empty"
+            )));
+        }
+        let owned = std::mem::replace(value, AttributeValue::Null(true));
+        *value = canonical(owned, 0)?;
+    }
+    Ok(item)
 }
 
-fn canonical_number(s: &str) -> Result<String> {
-    Ok(Number::parse(s)?.to_string())
+fn canonical_number(s: String) -> Result<String> {
+    // Fast path: a plain integer of at most 38 digits without leading zeros is already in
+    // canonical form.
+    let digits = s.strip_prefix('-').unwrap_or(&s);
+    let plain = !digits.is_empty()
+        && digits.len() <= 38
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits.len() == 1 || !digits.starts_with('0'))
+        && s != "-0";
+    if plain {
+        return Ok(s);
+    }
+    Ok(Number::parse(&s)?.to_string())
 }
 
 fn canonical(v: AttributeValue, depth: usize) -> Result<AttributeValue> {
     use AttributeValue as V;
     Ok(match v {
-        V::N(s) => V::N(canonical_number(&s)?),
+        V::N(s) => V::N(canonical_number(s)?),
         V::Null(false) => {
             return Err(Error::validation(format!(
                 "{INVALID}: Null attribute value types must have the value of true"
