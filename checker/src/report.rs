@@ -135,7 +135,8 @@ fn in_test(test: &Option<String>) -> String {
 pub fn test_lines(kata: &Kata, t: &TestResult) -> Vec<String> {
     let mut out = vec![format!("{} {}", "failing test:".bold(), t.name.bold())];
     if let Some(m) = &t.message {
-        out.push(format!("  {m}"));
+        // Multi-line messages keep their indent (the test kit wraps them at 100 columns).
+        out.extend(m.lines().map(|l| format!("  {l}")));
     }
     if let Some(loc) = &t.location {
         if loc.starts_with(&*kata.folder().to_string_lossy()) {
@@ -163,7 +164,12 @@ pub fn test_lines(kata: &Kata, t: &TestResult) -> Vec<String> {
     }
     if let Some(h) = kata.test_hints.get(&t.name) {
         out.push(String::new());
-        push_wrapped(&mut out, &"hint:".cyan().bold().to_string(), "hint:".len(), h);
+        push_wrapped(
+            &mut out,
+            &"hint:".cyan().bold().to_string(),
+            "hint:".len(),
+            h,
+        );
     }
     out
 }
