@@ -1,0 +1,428 @@
+//! `katas lesson [N] [--section S]`: read a lesson in the terminal.
+//!
+//! The lessons are Markdown files, `lessons/src/NN-name.md`, written for mdBook and GitHub.
+//! This module renders them for a terminal: headings in bold colour with a rule under the top
+//! two levels, paragraphs wrapped to the window, bulleted and numbered lists with hanging
+//! indents, tables as aligned columns (wrapped inside their cells when the window is narrow),
+//! code blocks indented behind a bar with light syntax colouring, links followed by their
+//! target, and images, which a terminal cannot show, as `[diagram: path]` plus their
+//! alt text.
+//!
+//! [`render`] is pure (Markdown and a width in, styled lines out) so tests can check it;
+//! [`show`] finds the lesson, cuts it at a section if asked, and pages the result.
+//!
+//! Design decisions:
+//! - Sections are addressed by the anchors GitHub and mdBook give `#` headings (lower case,
+//!   punctuation dropped, spaces turned into `-`), so the slug in a lesson link, in the
+//!   coverage table and on the command line is the same string.
+//! - Styling is plain ANSI SGR codes built here rather than a styling crate: the renderer only
+//!   needs a handful of attributes, and plain codes keep `render`'s output easy to strip and
+//!   compare in tests.
+//! - Rustdoc's hidden lines (`# use …;`, a lone `#`) in Rust blocks are dropped, as mdBook
+//!   does: the lessons compile their samples as doctests and hide the scaffolding. A block is
+//!   Rust the way rustdoc decides it (`rust`, `rust,ignore`, `no_run`, no info string), and is
+//!   labelled plain `rust` — doctest attributes mean nothing to a reader.
+//! - Raw HTML is not shown: the lessons use it only for `<a id="…"></a>` anchors that keep old
+//!   link targets working, and a terminal has nothing to show for them.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use anyhow::{bail, Context};
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+
+mod code;
+mod render;
+
+use render::{strip_ansi, Renderer};
+
+/// Where the lesson Markdown lives, relative to the repository root.
+const LESSON_DIR: &str = "lessons/src";
+/// Never wrap prose wider than this, however wide the terminal: long lines are hard to read.
+const MAX_WIDTH: usize = 100;
+/// Width used when the terminal size is unknown.
+const DEFAULT_WIDTH: usize = 80;
+/// Narrowest column a table cell is squeezed to before wrapping.
+const MIN_CELL: usize = 6;
+
+const PAGER_HELP: &str = "space/f: next page  b: previous  j/k: line  g/G: top/end  q: quit";
+
+/// Show a lesson (or, without `lesson`, list them), starting at `section` if given.
+pub fn show(root: &Path, lesson: Option<&str>, section: Option<&str>) -> anyhow::Result<()> {
+    let lessons = lesson_files(root)?;
+    let names: Vec<String> = lessons.iter().map(|(n, _)| n.clone()).collect();
+    let Some(query) = lesson else {
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "Lessons (read one with `katas lesson N`):")?;
+        for (name, path) in &lessons {
+            let title = std::fs::read_to_string(path)
+                .ok()
+                .and_then(|md| first_heading(&md))
+                .unwrap_or_default();
+            writeln!(out, "  {name:<20} {title}")?;
+        }
+        return Ok(());
+    };
+    let name = resolve_name(&names, query, "lesson")?;
+    let path = &lessons[names.iter().position(|n| *n == name).unwrap_or(0)].1;
+    let markdown =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = match section {
+        Some(slug) => {
+            let start = section_offset(&markdown, slug)
+                .with_context(|| format!("no section {slug:?} in lesson {name}"))?;
+            &markdown[start..]
+        }
+        None => &markdown[..],
+    };
+    page(&render(text, terminal_width()))
+}
+
+/// Render Markdown as lines of ANSI-styled text at most `width` columns wide (code blocks
+/// excepted, which keep their lines).
+pub fn render(markdown: &str, width: usize) -> Vec<String> {
+    let mut r = Renderer::new(width.max(20));
+    for event in Parser::new_ext(markdown, markdown_options()) {
+        r.event(event);
+    }
+    r.flush();
+    while r.lines.last().is_some_and(|l| l.is_empty()) {
+        r.lines.pop();
+    }
+    r.lines
+}
+
+fn markdown_options() -> Options {
+    Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS
+}
+
+/// The lesson files under `root`, sorted, as (name, path): `NN-*.md` in `lessons/src`.
+fn lesson_files(root: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
+    let dir = root.join(LESSON_DIR);
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))? {
+        let path = entry?.path();
+        let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+            continue;
+        };
+        let numbered = stem.len() > 3
+            && stem.as_bytes()[..2].iter().all(u8::is_ascii_digit)
+            && stem.as_bytes()[2] == b'-';
+        if numbered && path.extension().is_some_and(|e| e == "md") {
+            files.push((stem.to_string(), path.clone()));
+        }
+    }
+    files.sort();
+    if files.is_empty() {
+        bail!("no lessons found in {}", dir.display());
+    }
+    Ok(files)
+}
+
+/// Resolve "1", "01", "01-foundations" or a unique prefix against `names`. Shared with the
+/// quiz command, whose files are named like the lessons.
+pub(crate) fn resolve_name(names: &[String], query: &str, what: &str) -> anyhow::Result<String> {
+    let q = query.trim().to_lowercase();
+    if let Some(exact) = names.iter().find(|n| n.to_lowercase() == q) {
+        return Ok(exact.clone());
+    }
+    if let Ok(n) = q.parse::<u32>() {
+        let prefix = format!("{n:02}-");
+        if let Some(found) = names.iter().find(|name| name.starts_with(&prefix)) {
+            return Ok(found.clone());
+        }
+    }
+    let matches: Vec<&String> = names
+        .iter()
+        .filter(|n| n.to_lowercase().starts_with(&q) || name_part(n).starts_with(&q))
+        .collect();
+    match matches.as_slice() {
+        [one] => Ok((*one).clone()),
+        [] => bail!(
+            "no {what} {query:?}; did you mean {}? (available: {})",
+            closest(names, &q).unwrap_or("?"),
+            names.join(", ")
+        ),
+        many => bail!(
+            "{what} {query:?} is ambiguous: {}",
+            many.iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// `01-foundations` → `foundations`.
+fn name_part(name: &str) -> String {
+    name.split_once('-')
+        .map_or(name, |(_, rest)| rest)
+        .to_lowercase()
+}
+
+/// The candidate closest to `query`: smallest edit distance to the whole name, its name part
+/// (`foundations`) or its prefix of the query's length (so `capcity` finds `capacity-modes`).
+fn closest<'a>(candidates: &'a [String], query: &str) -> Option<&'a str> {
+    let n = query.chars().count();
+    candidates
+        .iter()
+        .min_by_key(|c| {
+            let lower = c.to_lowercase();
+            let prefix: String = lower.chars().take(n).collect();
+            let part: String = name_part(c).chars().take(n).collect();
+            edit_distance(&lower, query)
+                .min(edit_distance(&name_part(c), query))
+                .min(edit_distance(&prefix, query))
+                .min(edit_distance(&part, query))
+        })
+        .map(String::as_str)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The anchor GitHub and mdBook give a heading: lower case; letters, digits, `-` and `_`
+/// kept; spaces become `-`; everything else (punctuation, emoji) dropped.
+pub(crate) fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            '-' | '_' => Some(c),
+            c if c.is_alphanumeric() => Some(c),
+            _ => None,
+        })
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Every heading of `markdown` as (level, anchor, byte offset), anchors made unique the way
+/// GitHub does (`x`, `x-1`, `x-2`…).
+pub(crate) fn headings(markdown: &str) -> Vec<(u8, String, usize)> {
+    let mut out: Vec<(u8, String, usize)> = Vec::new();
+    let mut current: Option<(u8, String, usize)> = None;
+    for (event, range) in Parser::new_ext(markdown, markdown_options()).into_offset_iter() {
+        match event {
+            Event::Start(Tag::Heading { level, .. }) => {
+                current = Some((level as u8, String::new(), range.start));
+            }
+            Event::Text(t) | Event::Code(t) => {
+                if let Some((_, text, _)) = current.as_mut() {
+                    text.push_str(&t);
+                }
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some((level, text, start)) = current.take() {
+                    let base = slug(&text);
+                    let mut anchor = base.clone();
+                    let mut n = 0;
+                    while out.iter().any(|(_, a, _)| *a == anchor) {
+                        n += 1;
+                        anchor = format!("{base}-{n}");
+                    }
+                    out.push((level, anchor, start));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn first_heading(markdown: &str) -> Option<String> {
+    let mut inside = false;
+    let mut text = String::new();
+    for event in Parser::new_ext(markdown, markdown_options()) {
+        match event {
+            Event::Start(Tag::Heading { .. }) => inside = true,
+            Event::Text(t) | Event::Code(t) if inside => text.push_str(&t),
+            Event::End(TagEnd::Heading(_)) => return Some(text),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Byte offset of the heading whose anchor is `wanted` (a leading `#` is ignored).
+fn section_offset(markdown: &str, wanted: &str) -> anyhow::Result<usize> {
+    let wanted = wanted.trim().trim_start_matches('#').to_lowercase();
+    let all = headings(markdown);
+    if let Some((_, _, start)) = all.iter().find(|(_, a, _)| *a == wanted) {
+        return Ok(*start);
+    }
+    // Accept a unique prefix (`--section under-the-hood`).
+    let prefixed: Vec<_> = all
+        .iter()
+        .filter(|(_, a, _)| a.starts_with(&wanted))
+        .collect();
+    if let [(_, _, start)] = prefixed.as_slice() {
+        return Ok(*start);
+    }
+    let anchors: Vec<String> = all
+        .iter()
+        .filter(|(level, _, _)| *level == 2)
+        .map(|(_, a, _)| a.clone())
+        .collect();
+    bail!(
+        "did you mean {}? (sections: {})",
+        closest(&anchors, &wanted).unwrap_or("?"),
+        anchors.join(", ")
+    )
+}
+
+fn terminal_width() -> usize {
+    crossterm::terminal::size()
+        .map(|(w, _)| usize::from(w))
+        .unwrap_or(DEFAULT_WIDTH)
+        .clamp(40, MAX_WIDTH)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Paging
+// ---------------------------------------------------------------------------------------------
+
+/// Page `lines`: `$PAGER`, else `less -R`, else a built-in pager; plain printing when stdout is
+/// not a terminal (or colour is off via `NO_COLOR`, which also strips the styling).
+fn page(lines: &[String]) -> anyhow::Result<()> {
+    let stdout = std::io::stdout();
+    let color = std::env::var_os("NO_COLOR").is_none();
+    let text: String = lines
+        .iter()
+        .map(|l| {
+            let l = if color { l.clone() } else { strip_ansi(l) };
+            l + "\n"
+        })
+        .collect();
+    if !stdout.is_terminal() {
+        return write_ignoring_broken_pipe(&mut stdout.lock(), &strip_ansi(&text));
+    }
+    if let Ok(pager) = std::env::var("PAGER") {
+        if !pager.trim().is_empty() {
+            let mut cmd = Command::new("sh");
+            cmd.arg("-c").arg(&pager);
+            if pipe_to(cmd, &text).is_ok() {
+                return Ok(());
+            }
+        }
+    }
+    let mut less = Command::new("less");
+    less.arg("-R");
+    if std::env::var_os("LESS").is_none() {
+        // As git does: quit if one screen is enough, keep the text on screen after quitting.
+        less.env("LESS", "FRX");
+    }
+    if pipe_to(less, &text).is_ok() {
+        return Ok(());
+    }
+    builtin_pager(lines).or_else(|_| write_ignoring_broken_pipe(&mut stdout.lock(), &text))
+}
+
+fn pipe_to(mut cmd: Command, text: &str) -> anyhow::Result<()> {
+    let mut child = cmd.stdin(Stdio::piped()).spawn()?;
+    if let Some(mut stdin) = child.stdin.take() {
+        // The reader may quit before reading everything: a broken pipe is not an error.
+        let _ = stdin.write_all(text.as_bytes());
+    }
+    child.wait()?;
+    Ok(())
+}
+
+fn write_ignoring_broken_pipe(out: &mut dyn Write, text: &str) -> anyhow::Result<()> {
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
+    }
+}
+
+/// Restores the terminal however the pager loop ends.
+struct RawScreen;
+
+impl RawScreen {
+    fn enter() -> anyhow::Result<Self> {
+        crossterm::terminal::enable_raw_mode()?;
+        let guard = RawScreen;
+        crossterm::execute!(
+            std::io::stdout(),
+            crossterm::terminal::EnterAlternateScreen,
+            crossterm::cursor::Hide
+        )?;
+        Ok(guard)
+    }
+}
+
+impl Drop for RawScreen {
+    fn drop(&mut self) {
+        let _ = crossterm::execute!(
+            std::io::stdout(),
+            crossterm::cursor::Show,
+            crossterm::terminal::LeaveAlternateScreen
+        );
+        let _ = crossterm::terminal::disable_raw_mode();
+    }
+}
+
+fn builtin_pager(lines: &[String]) -> anyhow::Result<()> {
+    use crossterm::event::{read, Event as TermEvent, KeyCode, KeyEventKind, KeyModifiers};
+    use crossterm::{cursor::MoveTo, queue, terminal::Clear, terminal::ClearType};
+
+    let _screen = RawScreen::enter()?;
+    let mut top = 0usize;
+    loop {
+        let (_, rows) = crossterm::terminal::size()?;
+        let body = usize::from(rows).saturating_sub(1).max(1);
+        let last_top = lines.len().saturating_sub(body);
+        top = top.min(last_top);
+        let mut out = std::io::stdout().lock();
+        queue!(out, Clear(ClearType::All), MoveTo(0, 0))?;
+        for line in lines.iter().skip(top).take(body) {
+            write!(out, "{line}\r\n")?;
+        }
+        queue!(out, MoveTo(0, rows.saturating_sub(1)))?;
+        let end = (top + body).min(lines.len());
+        write!(
+            out,
+            "\x1b[7m lines {}-{end} of {}  {PAGER_HELP} \x1b[0m",
+            top + 1,
+            lines.len()
+        )?;
+        out.flush()?;
+        drop(out);
+        let TermEvent::Key(key) = read()? else {
+            continue;
+        };
+        if key.kind == KeyEventKind::Release {
+            continue;
+        }
+        match key.code {
+            KeyCode::Char('q') | KeyCode::Esc => return Ok(()),
+            KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => return Ok(()),
+            KeyCode::Char(' ') | KeyCode::Char('f') | KeyCode::PageDown => {
+                if top >= last_top {
+                    return Ok(());
+                }
+                top += body.saturating_sub(1).max(1);
+            }
+            KeyCode::Char('b') | KeyCode::PageUp => {
+                top = top.saturating_sub(body.saturating_sub(1).max(1))
+            }
+            KeyCode::Char('j') | KeyCode::Down | KeyCode::Enter => top += 1,
+            KeyCode::Char('k') | KeyCode::Up => top = top.saturating_sub(1),
+            KeyCode::Char('g') | KeyCode::Home => top = 0,
+            KeyCode::Char('G') | KeyCode::End => top = last_top,
+            _ => {}
+        }
+    }
+}
