@@ -238,6 +238,8 @@ impl App {
                 }
                 self.save_state();
                 if results.iter().all(|(_, ok)| *ok) {
+                    // A note from an earlier round ("… no longer passes") no longer holds.
+                    self.message = None;
                     self.screen = Screen::Finished;
                 } else if let Some((name, _)) = results.iter().find(|(_, ok)| !ok) {
                     self.message = Some(format!("`{name}` no longer passes; back to it"));

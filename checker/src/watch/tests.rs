@@ -232,6 +232,31 @@ fn the_last_pass_rechecks_everything_before_the_finish() {
 }
 
 #[test]
+fn a_kata_that_broke_sends_you_back_and_the_note_goes_once_all_pass() {
+    let mut a = app("finish-again");
+    a.start();
+    a.handle(Event::CheckDone("alpha".into(), result("alpha", true)));
+    a.handle(Event::Key(Key::Char('n')));
+    a.handle(Event::CheckDone("beta".into(), result("beta", true)));
+    a.handle(Event::VerifyDone(vec![
+        ("alpha".into(), false),
+        ("beta".into(), true),
+    ]));
+    assert!(
+        screen(&a).contains("`alpha` no longer passes"),
+        "{}",
+        screen(&a)
+    );
+    a.handle(Event::CheckDone("alpha".into(), result("alpha", true)));
+    a.handle(Event::VerifyDone(vec![
+        ("alpha".into(), true),
+        ("beta".into(), true),
+    ]));
+    assert_eq!(a.screen, Screen::Finished);
+    assert!(!screen(&a).contains("no longer passes"), "{}", screen(&a));
+}
+
+#[test]
 fn list_switches_katas_and_a_stale_result_is_not_shown() {
     let mut a = app("list");
     a.start();
