@@ -138,3 +138,27 @@ fn the_same_seed_gives_the_same_outcomes() {
         .iter()
         .any(|o| o.eventual_more != first[0].eventual_more));
 }
+
+#[test]
+fn the_request_log_says_which_reads_were_strongly_consistent() {
+    let (world, c) = common::app();
+    common::put(&c, engine::item! { "PK" => "a", "SK" => "b" });
+    world.clear_request_log();
+    c.get_item()
+        .table_name("app")
+        .key("PK", common::s("a"))
+        .key("SK", common::s("b"))
+        .send()
+        .unwrap();
+    c.get_item()
+        .table_name("app")
+        .key("PK", common::s("a"))
+        .key("SK", common::s("b"))
+        .consistent_read(true)
+        .send()
+        .unwrap();
+    common::put(&c, engine::item! { "PK" => "a", "SK" => "c" });
+    let log = world.request_log();
+    let kinds: Vec<Option<bool>> = log.iter().map(|r| r.consistent_read).collect();
+    assert_eq!(kinds, [Some(false), Some(true), None]);
+}

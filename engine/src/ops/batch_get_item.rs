@@ -157,6 +157,7 @@ pub(crate) fn execute(state: &mut State, input: &BatchGetItemInput) -> Result<Ba
     let mut first_throttle = None;
     for (name, request, parsed, keys) in plans {
         let consistent = request.consistent_read.unwrap_or(false);
+        state.log.read_consistency(consistent);
         let mut unprocessed = Vec::new();
         for (raw_key, key) in keys {
             if returned_bytes >= MAX_RESPONSE_BYTES {

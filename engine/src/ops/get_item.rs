@@ -93,6 +93,7 @@ pub(crate) fn execute(state: &mut State, input: &GetItemInput) -> Result<GetItem
     })?;
     let key = table(state, name)?.schema().key_of_key(key)?;
     let consistent = input.consistent_read.unwrap_or(false);
+    state.log.read_consistency(consistent);
     let now = state.now_ms;
     let State { tables, rng, .. } = &mut *state;
     let store = &mut tables.get_mut(name).expect("checked above").store;

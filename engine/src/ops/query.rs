@@ -176,6 +176,7 @@ pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutp
     })?;
     let limit = check_limit(input.limit)?;
     let consistent = input.consistent_read.unwrap_or(false);
+    state.log.read_consistency(consistent);
     let forward = input.scan_index_forward.unwrap_or(true);
 
     let table = table(state, name)?;

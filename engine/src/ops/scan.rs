@@ -153,6 +153,7 @@ pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput
     let parsed = parse_expressions(&exprs)?;
     let limit = check_limit(input.limit)?;
     let consistent = input.consistent_read.unwrap_or(false);
+    state.log.read_consistency(consistent);
     let (seg_lo, seg_hi) = match (input.segment, input.total_segments) {
         (None, None) => (0, u64::MAX),
         (Some(s), Some(t)) => segment_range(s, t)?,

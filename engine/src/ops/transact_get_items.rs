@@ -147,6 +147,7 @@ pub(crate) fn execute(
         }
         reads.push((name, key, parsed.projection));
     }
+    state.log.read_consistency(true);
     let mut responses = Vec::with_capacity(n);
     let mut consumption: BTreeMap<String, Consumption> = BTreeMap::new();
     let mut reasons = Vec::with_capacity(n);

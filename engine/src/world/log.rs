@@ -31,6 +31,9 @@ pub struct RequestRecord {
     pub write_units: f64,
     /// Items a Query or Scan read (before its filter): what the request paid for.
     pub items_read: u64,
+    /// For reads: whether they were strongly consistent (`Some(true)` if any read of the
+    /// request was). `None` for writes.
+    pub consistent_read: Option<bool>,
     /// `None` on success; the exception name otherwise (`ProvisionedThroughputExceededException`…).
     pub error: Option<&'static str>,
 }
@@ -97,6 +100,7 @@ impl RequestLog {
             read_units: 0.0,
             write_units: 0.0,
             items_read: 0,
+            consistent_read: None,
             error: None,
         });
         record.seq = self.totals.requests;
@@ -108,6 +112,7 @@ impl RequestLog {
         record.read_units = 0.0;
         record.write_units = 0.0;
         record.items_read = 0;
+        record.consistent_read = None;
         record.error = None;
         self.current = Some(record);
     }
@@ -137,6 +142,13 @@ impl RequestLog {
             }
             r.read_units += read;
             r.write_units += write;
+        }
+    }
+
+    /// Notes the consistency of a read of the current request.
+    pub fn read_consistency(&mut self, consistent: bool) {
+        if let Some(r) = &mut self.current {
+            r.consistent_read = Some(r.consistent_read.unwrap_or(false) || consistent);
         }
     }
 
