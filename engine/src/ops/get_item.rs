@@ -15,6 +15,9 @@ use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::ExpressionInput;
 use crate::types::{ConsumedCapacity, ReturnConsumedCapacity};
+use std::sync::Arc;
+
+use crate::table::partition::Stored;
 use crate::value::Item;
 use crate::world::State;
 
@@ -31,17 +34,41 @@ pub struct GetItemInput {
 }
 
 /// What GetItem returns.
+///
+/// As in the AWS SDK, the item is read through [`GetItemOutput::item`]. Without a projection
+/// the output shares the stored item instead of copying it (a read is then as cheap as the
+/// lookup); [`GetItemOutput::into_item`] gives an owned copy.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GetItemOutput {
-    /// The item (projected), or `None` if no item has that key.
-    pub item: Option<Item>,
+    found: Option<Found>,
     pub consumed_capacity: Option<ConsumedCapacity>,
 }
 
+/// The item of a GetItem: the stored item itself, or a projection of it.
+#[derive(Clone, Debug, PartialEq)]
+enum Found {
+    Shared(Arc<Stored>),
+    Projected(Item),
+}
+
 impl GetItemOutput {
+    /// The item (projected), or `None` if no item has that key.
     pub fn item(&self) -> Option<&Item> {
-        self.item.as_ref()
+        match &self.found {
+            Some(Found::Shared(stored)) => Some(stored.item()),
+            Some(Found::Projected(item)) => Some(item),
+            None => None,
+        }
     }
+
+    /// The item, owned.
+    pub fn into_item(self) -> Option<Item> {
+        match self.found? {
+            Found::Shared(stored) => Some(Stored::into_item(stored)),
+            Found::Projected(item) => Some(item),
+        }
+    }
+
     pub fn consumed_capacity(&self) -> Option<&ConsumedCapacity> {
         self.consumed_capacity.as_ref()
     }
@@ -103,13 +130,13 @@ pub(crate) fn execute(state: &mut State, input: &GetItemInput) -> Result<GetItem
         ReadKind::from_consistent(consistent),
     );
     state.admit_read(name, key.hash, units)?;
-    let item = match (&parsed.projection, found) {
-        (Some(projection), Some(stored)) => Some(projection.apply(&stored)),
-        (None, Some(stored)) => Some(stored.item().clone()),
+    let found = match (&parsed.projection, found) {
+        (Some(projection), Some(stored)) => Some(Found::Projected(projection.apply(&stored))),
+        (None, Some(stored)) => Some(Found::Shared(stored)),
         (_, None) => None,
     };
     Ok(GetItemOutput {
-        item,
+        found,
         consumed_capacity: Consumption::read(units).report(name, input.return_consumed_capacity),
     })
 }

@@ -83,7 +83,7 @@ pub fn get(client: &Client, pk: &str, sk: &str) -> Option<Item> {
         .consistent_read(true)
         .send()
         .unwrap()
-        .item
+        .into_item()
 }
 
 /// The message of an error result.
