@@ -430,3 +430,35 @@ fn an_item_collection_of_a_table_with_a_local_index_cannot_outgrow_its_limit() {
         .send()
         .unwrap();
 }
+
+#[test]
+fn an_index_write_is_charged_only_when_what_the_index_holds_changes() {
+    let world = World::new(1);
+    let c = shop(&world, None);
+    let put = |it: Item| {
+        c.put_item()
+            .table_name("shop")
+            .set_item(Some(it))
+            .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
+            .send()
+            .unwrap()
+            .consumed_capacity
+            .unwrap()
+            .global_secondary_indexes
+            .unwrap_or_default()
+    };
+    put(order("o-5", "PLACED", "2025-06-14"));
+    // `note` is not projected into GSI1 (INCLUDE total): no GSI1 write.
+    let mut changed_note = order("o-5", "PLACED", "2025-06-14");
+    changed_note.insert("note".into(), s("handle with care"));
+    assert!(!put(changed_note.clone()).contains_key("GSI1"));
+    // `total` is projected: one GSI1 write, under the same index key.
+    let mut changed_total = changed_note;
+    changed_total.insert("total".into(), n("5000"));
+    assert_eq!(put(changed_total.clone())["GSI1"].capacity_units, Some(1.0));
+    // Dropping the index key takes the order out of the index: one write (the delete).
+    changed_total.remove("GSI1PK");
+    assert_eq!(put(changed_total)["GSI1"].capacity_units, Some(1.0));
+    world.settle();
+    assert!(by_status(&c, "PLACED").is_empty());
+}

@@ -47,7 +47,7 @@ use crate::table::key::{KeySchema, KeyValue, StoreKey};
 use crate::table::partition::Stored;
 use crate::table::{Index, IndexKind, Table};
 use crate::types::{IndexStatus, ProjectionType};
-use crate::value::{item_size, Item};
+use crate::value::{item_size, AttributeValue, Item};
 use crate::world::rng::Rng;
 
 /// A change on its way to a global secondary index.
@@ -74,7 +74,7 @@ pub fn entry_key(index: &KeySchema, table: &KeySchema, item: &Item) -> Option<St
         None => None,
     };
     let mut key = StoreKey::new(pk, sk);
-    key.base = Some(Box::new((tpk, tsk)));
+    key.base = Some(std::sync::Arc::new((tpk, tsk)));
     Some(key)
 }
 
@@ -185,6 +185,113 @@ pub fn changes(
             kind: index.kind,
             remove,
             put,
+            units,
+        });
+    }
+    out
+}
+
+/// What a table write will cost one index, computed without building entries (admission
+/// runs this before anything is written).
+#[derive(Clone, Debug, PartialEq)]
+pub struct IndexCost {
+    pub index: String,
+    pub kind: IndexKind,
+    /// Partition hashes of the index entries removed and put.
+    pub hashes: Vec<u64>,
+    pub units: f64,
+}
+
+/// The index key attribute values of `item` for `index`, if it is in the index.
+fn index_key<'a>(
+    index: &KeySchema,
+    item: &'a Item,
+) -> Option<(&'a AttributeValue, Option<&'a AttributeValue>)> {
+    let typed = |name: &str, t: crate::types::ScalarAttributeType| {
+        let v = item.get(name)?;
+        let ok = matches!(
+            (v, t),
+            (AttributeValue::S(_), crate::types::ScalarAttributeType::S)
+                | (AttributeValue::N(_), crate::types::ScalarAttributeType::N)
+                | (AttributeValue::B(_), crate::types::ScalarAttributeType::B)
+        );
+        ok.then_some(v)
+    };
+    let pk = typed(&index.pk, index.pk_type)?;
+    let sk = match &index.sk {
+        Some((name, t)) => Some(typed(name, *t)?),
+        None => None,
+    };
+    Some((pk, sk))
+}
+
+/// Size of an item's projection into an index, without building it.
+fn projected_size(index: &Index, table: &KeySchema, item: &Item) -> usize {
+    match index.projection.projection_type {
+        ProjectionType::All => item_size(item),
+        kind => item
+            .iter()
+            .filter(|(name, _)| kept(index, table, kind, name))
+            .map(|(name, v)| name.len() + v.size())
+            .sum(),
+    }
+}
+
+fn kept(index: &Index, table: &KeySchema, kind: ProjectionType, name: &str) -> bool {
+    table.is_key_attribute(name)
+        || index.store.schema.is_key_attribute(name)
+        || (kind == ProjectionType::Include
+            && index
+                .projection
+                .non_key_attributes
+                .iter()
+                .any(|a| a == name))
+}
+
+/// Whether the projections of `old` and `new` into an index are equal.
+fn same_projection(index: &Index, table: &KeySchema, old: &Item, new: &Item) -> bool {
+    match index.projection.projection_type {
+        ProjectionType::All => old == new,
+        kind => {
+            let a = old.iter().filter(|(n, _)| kept(index, table, kind, n));
+            let b = new.iter().filter(|(n, _)| kept(index, table, kind, n));
+            a.eq(b)
+        }
+    }
+}
+
+/// The cost of a table write from `old` to `new` for every index it changes (0, 1 or 2
+/// index writes, each rounded to 1 KB), with the index partitions it touches.
+pub fn costs(table: &Table, old: Option<&Item>, new: Option<&Item>) -> Vec<IndexCost> {
+    let schema = table.schema();
+    let mut out = Vec::new();
+    for index in &table.indexes {
+        let ik = &index.store.schema;
+        let old_key = old.and_then(|o| index_key(ik, o).map(|k| (o, k)));
+        let new_key = new.and_then(|n| index_key(ik, n).map(|k| (n, k)));
+        let hash = |k: (&AttributeValue, Option<&AttributeValue>)| {
+            crate::table::key::attribute_partition_hash(k.0)
+        };
+        let size = |item: &Item| write_units(projected_size(index, schema, item), false);
+        let (hashes, units) = match (old_key, new_key) {
+            (None, None) => continue,
+            (Some((o, ok)), None) => (vec![hash(ok)], size(o)),
+            (None, Some((n, nk))) => (vec![hash(nk)], size(n)),
+            (Some((o, ok)), Some((n, nk))) => {
+                if ok == nk {
+                    if same_projection(index, schema, o, n) {
+                        continue;
+                    }
+                    (vec![hash(nk)], size(n))
+                } else {
+                    (vec![hash(ok), hash(nk)], size(o) + size(n))
+                }
+            }
+        };
+        out.push(IndexCost {
+            index: index.name.clone(),
+            kind: index.kind,
+            hashes: hashes.into_iter().flatten().collect(),
             units,
         });
     }

@@ -320,24 +320,16 @@ pub(crate) fn admit_item_write(
     let mut consumption = crate::capacity::Consumption::write(base);
     let mut gsi_admissions = Vec::new();
     if !table.indexes.is_empty() {
-        for change in crate::index::changes(table, old, new, None) {
-            let units = change.units * factor;
-            let global = change.kind == crate::table::IndexKind::Global;
-            consumption
-                .indexes
-                .insert(change.index.clone(), (0.0, units, global));
+        for cost in crate::index::costs(table, old, new) {
+            let units = cost.units * factor;
+            let global = cost.kind == crate::table::IndexKind::Global;
             if global {
-                let hashes: Vec<u64> = change
-                    .remove
-                    .iter()
-                    .map(|k| k.hash)
-                    .chain(change.put.iter().map(|(k, _)| k.hash))
-                    .collect();
-                let share = units / hashes.len().max(1) as f64;
-                for h in hashes {
-                    gsi_admissions.push((change.index.clone(), h, share));
+                let share = units / cost.hashes.len().max(1) as f64;
+                for h in &cost.hashes {
+                    gsi_admissions.push((cost.index.clone(), *h, share));
                 }
             }
+            consumption.indexes.insert(cost.index, (0.0, units, global));
         }
     }
     // Local index writes spend the table's capacity.

@@ -120,7 +120,7 @@ pub(crate) fn highest_with(hash: u64, pk: &KeyValue, sk: Option<KeyValue>) -> St
         hash,
         pk: pk.clone(),
         sk,
-        base: Some(Box::new((KeyValue::Max, Some(KeyValue::Max)))),
+        base: Some(std::sync::Arc::new((KeyValue::Max, Some(KeyValue::Max)))),
     }
 }
 
@@ -162,7 +162,7 @@ pub(crate) fn start_key(
             Some((n, ty)) => Some(part(n, *ty)?),
             None => None,
         };
-        key.base = Some(Box::new((tpk, tsk)));
+        key.base = Some(std::sync::Arc::new((tpk, tsk)));
     }
     Ok(key)
 }

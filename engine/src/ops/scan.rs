@@ -198,7 +198,7 @@ pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput
     let base_schema = index.map(|_| &table_schema);
     let mut lo = Bound::Included(StoreKey {
         hash: seg_lo,
-        pk: KeyValue::S(String::new()),
+        pk: KeyValue::S(std::sync::Arc::from("")),
         sk: None,
         base: None,
     });
