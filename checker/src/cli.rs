@@ -1,5 +1,6 @@
-//! Arguments in two layers: [`Args`] is what clap parsed; [`Plan`] is what will run, with the
-//! repository found, the manifest loaded and kata names resolved (ripgrep's lowargs/hiargs).
+//! Arguments in two layers: [`Args`] is what clap parsed; [`Context`] is what a command runs
+//! with: the repository found, the manifest loaded and kata names resolved (ripgrep's
+//! lowargs/hiargs).
 
 use std::path::PathBuf;
 
