@@ -91,7 +91,6 @@ pub(crate) fn execute(state: &mut State, input: &DeleteItemInput) -> Result<Dele
         values: input.expression_attribute_values.as_ref(),
         ..ExpressionInput::default()
     };
-    super::no_orphan_placeholders(&exprs)?;
     let parsed = parse_expressions(&exprs)?;
     match input.return_values {
         None | Some(ReturnValue::None) | Some(ReturnValue::AllOld) => {}

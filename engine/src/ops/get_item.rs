@@ -113,7 +113,6 @@ pub(crate) fn execute(state: &mut State, input: &GetItemInput) -> Result<GetItem
         values: input.expression_attribute_values.as_ref(),
         ..ExpressionInput::default()
     };
-    super::no_orphan_placeholders(&exprs)?;
     let parsed = parse_expressions(&exprs)?;
     let key = input.key.as_ref().ok_or_else(|| {
         Error::validation("The parameter 'Key' is required but was not present in the request")

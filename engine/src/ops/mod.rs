@@ -351,25 +351,3 @@ pub(crate) fn write_cost(old: Option<&Item>, new: Option<&Item>, transactional: 
     let bytes = old.map_or(0, item_size).max(new.map_or(0, item_size));
     crate::capacity::write_units(bytes, transactional)
 }
-
-/// Rejects names/values maps given without any expression to use them.
-pub(crate) fn no_orphan_placeholders(input: &ExpressionInput<'_>) -> Result<()> {
-    let any_expression = input.condition.is_some()
-        || input.filter.is_some()
-        || input.key_condition.is_some()
-        || input.update.is_some()
-        || input.projection.is_some();
-    if !any_expression {
-        if input.names.is_some() {
-            return Err(Error::validation(
-                "ExpressionAttributeNames can only be specified when using expressions",
-            ));
-        }
-        if input.values.is_some() {
-            return Err(Error::validation(
-                "ExpressionAttributeValues can only be specified when using expressions",
-            ));
-        }
-    }
-    Ok(())
-}

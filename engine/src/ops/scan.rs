@@ -149,7 +149,6 @@ pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput
         values: input.expression_attribute_values.as_ref(),
         ..ExpressionInput::default()
     };
-    super::no_orphan_placeholders(&exprs)?;
     let parsed = parse_expressions(&exprs)?;
     let limit = check_limit(input.limit)?;
     let consistent = input.consistent_read.unwrap_or(false);

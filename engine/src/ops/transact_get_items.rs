@@ -156,7 +156,7 @@ pub(crate) fn execute(
         let store = &table(state, &name)?.store;
         let p = store.locate(key.hash);
         // Strongly consistent: the leader must be there to serve it.
-        store.read_replica(p, true, &mut crate::world::rng::Rng::new(0))?;
+        store.leader_of(p)?;
         let found = store.current(&key).cloned();
         let units = read_units(found.as_ref().map_or(0, item_size), ReadKind::Transactional);
         if let Err(e) = state.admit_read(&name, key.hash, units) {

@@ -138,7 +138,6 @@ pub(crate) fn execute(state: &mut State, input: &UpdateItemInput) -> Result<Upda
         values: input.expression_attribute_values.as_ref(),
         ..ExpressionInput::default()
     };
-    super::no_orphan_placeholders(&exprs)?;
     let parsed = parse_expressions(&exprs)?;
     let key = input.key.as_ref().ok_or_else(|| {
         Error::validation("The parameter 'Key' is required but was not present in the request")

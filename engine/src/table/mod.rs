@@ -100,13 +100,19 @@ impl Store {
         self.partitions[self.locate(key.hash)].current_stored(key)
     }
 
+    /// The leader of partition `p`, or the retryable error of a partition holding an election.
+    pub fn leader_of(&self, p: usize) -> Result<usize> {
+        let partition = &self.partitions[p];
+        partition.leader.ok_or_else(|| no_leader(partition.id))
+    }
+
     /// Picks the replica that serves a read of partition `p`: the leader for a strongly
     /// consistent read (an error while there is none), any live replica for an eventually
     /// consistent one.
     pub fn read_replica(&self, p: usize, consistent: bool, rng: &mut Rng) -> Result<usize> {
         let partition = &self.partitions[p];
         if consistent {
-            return partition.leader.ok_or_else(|| no_leader(partition.id));
+            return self.leader_of(p);
         }
         let live: Vec<usize> = (0..partition.replicas.len())
             .filter(|&i| partition.replicas[i].up)
