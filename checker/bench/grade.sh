@@ -21,19 +21,21 @@ subs="$work/submissions"
 rm -rf "$subs"; mkdir -p "$subs"
 
 # Kata names and their solution files, from the manifest (via the JSON of one dry grade is
-# overkill; a small parse of curriculum.toml's name/reference/path lines is enough here).
-mapfile -t names < <(grep -E '^name = ' "$here/checker/curriculum.toml" | sed -E 's/name = "(.*)"/\1/')
+# overkill; a small parse of the curriculum's list and each kata.toml is enough here).
+mapfile -t names < <(sed -n '/^katas = \[/,/^\]/p' "$here/checker/curriculum.toml" | grep -oE '"[^"]+"' | tr -d '"')
 if [[ ${#names[@]} -eq 0 ]]; then echo "the curriculum has no katas"; exit 1; fi
-wrong_of() { # first known-wrong solution of kata $1
-  awk -v k="$1" '/^name = /{cur=$3; gsub(/"/,"",cur)} cur==k && /^\[\[katas.wrong\]\]/{w=1} cur==k && w && /^path = /{p=$3; gsub(/"/,"",p); print p; exit}' "$here/checker/curriculum.toml"
+wrong_of() { # first known-wrong solution of kata $1, relative to the repository
+  local p
+  p="$(awk '/^\[\[wrong\]\]/{w=1} w && /^path = /{p=$3; gsub(/"/,"",p); print p; exit}' "$here/checker/katas/$1/kata.toml")"
+  [[ -n "$p" ]] && echo "checker/katas/$1/$p"
 }
 for i in $(seq -w 1 "$learners"); do
   for k in "${names[@]}"; do
     dest="$subs/learner-$i/exercises/$k/src"; mkdir -p "$dest"
-    ref="$here/checker/solutions/$k/reference.rs"
+    ref="$here/checker/katas/$k/solutions/reference.rs"
     case $(( 10#$i % 3 )) in
       1) cp "$ref" "$dest/lib.rs" ;;                                        # correct
-      2) w="$(wrong_of "$k")"; cp "$here/${w:-checker/solutions/$k/reference.rs}" "$dest/lib.rs" ;;  # partial
+      2) w="$(wrong_of "$k")"; cp "$here/${w:-checker/katas/$k/solutions/reference.rs}" "$dest/lib.rs" ;;  # partial
       0) { cat "$ref"; echo "pub fn broken( -> u32 { }"; } > "$dest/lib.rs" ;;  # broken
     esac
   done

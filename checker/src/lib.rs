@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cli      parse arguments, resolve them into a plan, run a command
-//! manifest checker/curriculum.toml: the katas, their points, hints and solutions
+//! manifest checker/curriculum.toml + checker/katas/<kata>/kata.toml: the katas, their points, hints and solutions
 //! state    .katas-state.json: the learner's progress
 //! runner   build + run hidden tests → per-test results (also in scratch workspaces)
 //! report   results → coloured lines (verdict, diff, hint)

@@ -1,39 +1,63 @@
-//! The curriculum manifest, `checker/curriculum.toml`: every kata, in the order a learner meets
-//! them, and everything the checker knows about each one.
+//! The curriculum: `checker/curriculum.toml` gives the order in which a learner meets the
+//! katas; each kata's own description is `checker/katas/<name>/kata.toml`, next to everything
+//! else the instructor owns of it.
+//!
+//! ```text
+//! exercises/<name>/               the learner's crate: Cargo.toml, README.md, src/ (theirs)
+//! checker/katas/<name>/
+//!   kata.toml                     title, lesson, points, hints, solutions (below)
+//!   given/                        crate `<name>-given`: the types and names the learner's
+//!                                 code and the tests share; the kata reaches it as `given`
+//!   tests/                        crate `hidden-<name>`: the hidden tests, a library that
+//!                                 does not depend on the kata (`katas_testkit::learner!`)
+//!   run/                          crate `run-<name>`: the glue binary, kata + tests
+//!   starter/                      pristine copy of exercises/<name>/src/ (for `katas reset`)
+//!   solutions/                    reference.rs, alt-*.rs, wrong-*.rs
+//! ```
+//!
+//! Design decision: one folder per kata rather than parallel trees (`checker/hidden/<name>`,
+//! `checker/starters/<name>`, `checker/solutions/<name>`, one manifest for all). A kata is
+//! then one place to read, review, copy or delete, `katas dev new` writes one folder, and two
+//! authors adding katas touch different files (the curriculum's order list aside).
+//!
+//! Design decision: the given part is a crate of the instructor's tree, not a module of the
+//! learner's `src/`. Grading takes only `src/**` from a submission, so whatever the learner must
+//! not change (the result types the tests compare, their `PartialEq`) has to live outside it,
+//! and solutions then hold only the learner's code: no type is written twice.
 //!
 //! ```toml
-//! version = 1
+//! # checker/curriculum.toml
+//! version = 2
+//! katas = ["hot-key-sharding", "conditional-stock"]
 //!
-//! [[katas]]
-//! name = "conditional-stock"                      # also the kata crate's package name
+//! # checker/katas/conditional-stock/kata.toml
 //! title = "Conditional stock decrement"
 //! track = "model-it"                              # or "build-it"
-//! lesson = "02-writes#conditional-writes"         # lesson file stem + section anchor
-//! # folder  = "exercises/conditional-stock"       # defaults shown
-//! # hidden  = "checker/hidden/conditional-stock"  # crate `hidden-conditional-stock`, a binary
-//! # starter = "checker/starters/conditional-stock"  # pristine copy of src/, for `katas reset`
+//! lesson = "01-foundations#conditional-writes"    # lesson file stem + section anchor
+//! # folder = "exercises/conditional-stock"        # the default
 //! # timeout_secs = 10
 //! points = 1                                      # points per hidden test ...
 //! hints = ["a nudge", "the concept", "nearly the answer"]
-//! reference = "checker/solutions/conditional-stock/reference.rs"
+//! # reference = "solutions/reference.rs"         # the default
 //!
-//! [katas.test_points]                             # ... unless overridden here
+//! [test_points]                                   # ... unless overridden here
 //! no_oversell_under_contention = 3
 //!
-//! [katas.test_hints]                              # shown when that test fails
+//! [test_hints]                                    # offered when that test fails
 //! no_oversell_under_contention = "Two readers saw the same stock ..."
 //!
-//! [[katas.alternatives]]                          # other correct solutions: must pass
-//! path = "checker/solutions/conditional-stock/alt-update-expression.rs"
+//! [[alternatives]]                                # other correct solutions: must pass
+//! path = "solutions/alt-update-expression.rs"
 //!
-//! [[katas.wrong]]                                 # known-wrong solutions: must fail
-//! path = "checker/solutions/conditional-stock/wrong-read-then-put.rs"
+//! [[wrong]]                                       # known-wrong solutions: must fail
+//! path = "solutions/wrong-read-then-put.rs"
 //! must_fail = ["no_oversell_under_contention"]
 //! why = "read-modify-write oversells when two buyers race"
 //! ```
 //!
-//! A solution path is either one `.rs` file (it becomes `src/lib.rs`) or a directory (it
-//! becomes `src/`). All paths are relative to the repository root.
+//! Paths in `kata.toml` are relative to the kata's folder; once loaded, every path a [`Kata`]
+//! gives is relative to the repository root. A solution path is either one `.rs` file (it
+//! becomes `src/lib.rs`) or a directory (it becomes `src/`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -43,20 +67,31 @@ use serde::Deserialize;
 
 /// The manifest's path relative to the repository root.
 pub const MANIFEST_PATH: &str = "checker/curriculum.toml";
+/// Where each kata's instructor-side folder is, relative to the repository root.
+pub const KATAS_DIR: &str = "checker/katas";
+/// The file in a kata's folder that describes it.
+pub const KATA_FILE: &str = "kata.toml";
 /// The manifest format this checker reads.
-pub const MANIFEST_VERSION: u32 = 1;
+pub const MANIFEST_VERSION: u32 = 2;
 /// Timeout of one hidden-test run unless the kata sets its own.
 pub const DEFAULT_TIMEOUT_SECS: u64 = 10;
 
 /// The whole curriculum.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone)]
 pub struct Manifest {
     /// Format version; must be [`MANIFEST_VERSION`].
     pub version: u32,
     /// Every kata in order.
-    #[serde(default)]
     pub katas: Vec<Kata>,
+}
+
+/// `checker/curriculum.toml` as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Curriculum {
+    version: u32,
+    #[serde(default)]
+    katas: Vec<String>,
 }
 
 /// Which half of the curriculum a kata belongs to.
@@ -83,7 +118,8 @@ impl Track {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Kata {
-    /// Short name, also the kata crate's package name.
+    /// Short name, also the kata crate's package name (from the curriculum's list).
+    #[serde(skip)]
     pub name: String,
     /// One-line title.
     pub title: String,
@@ -94,12 +130,6 @@ pub struct Kata {
     /// The learner's crate (default `exercises/<name>`).
     #[serde(default)]
     pub folder: Option<PathBuf>,
-    /// The hidden-test crate (default `checker/hidden/<name>`).
-    #[serde(default)]
-    pub hidden: Option<PathBuf>,
-    /// Pristine copy of the starter's `src/` (default `checker/starters/<name>`).
-    #[serde(default)]
-    pub starter: Option<PathBuf>,
     /// Timeout of one run of the hidden tests, seconds.
     #[serde(default)]
     pub timeout_secs: Option<u64>,
@@ -166,25 +196,49 @@ impl Kata {
     pub fn readme(&self) -> PathBuf {
         self.folder().join("README.md")
     }
-    /// The hidden-test crate, relative to the root.
+    /// The kata's instructor-side folder, relative to the root.
+    pub fn dir(&self) -> PathBuf {
+        Path::new(KATAS_DIR).join(&self.name)
+    }
+    /// The kata's `kata.toml`, relative to the root.
+    pub fn file(&self) -> PathBuf {
+        self.dir().join(KATA_FILE)
+    }
+    /// The given part's crate (types shared by the learner's code and the tests).
+    pub fn given(&self) -> PathBuf {
+        self.dir().join("given")
+    }
+    /// The hidden-test library crate, relative to the root.
     pub fn hidden(&self) -> PathBuf {
-        self.hidden
-            .clone()
-            .unwrap_or_else(|| Path::new("checker/hidden").join(&self.name))
+        self.dir().join("tests")
+    }
+    /// The glue binary crate that links the kata with its hidden tests.
+    pub fn glue(&self) -> PathBuf {
+        self.dir().join("run")
     }
     /// The pristine starter sources, relative to the root.
     pub fn starter(&self) -> PathBuf {
-        self.starter
-            .clone()
-            .unwrap_or_else(|| Path::new("checker/starters").join(&self.name))
+        self.dir().join("starter")
     }
     /// The reference solution, relative to the root.
     pub fn reference(&self) -> PathBuf {
-        self.reference.clone().unwrap_or_else(|| {
-            Path::new("checker/solutions")
-                .join(&self.name)
-                .join("reference.rs")
-        })
+        self.reference
+            .clone()
+            .unwrap_or_else(|| self.dir().join("solutions").join("reference.rs"))
+    }
+    /// Makes the solution paths of `kata.toml` (relative to the kata's folder) relative to
+    /// the root.
+    fn resolve_paths(&mut self) {
+        let dir = self.dir();
+        if let Some(r) = &mut self.reference {
+            *r = dir.join(&*r);
+        }
+        for a in &mut self.alternatives {
+            a.path = dir.join(&a.path);
+        }
+        for w in &mut self.wrong {
+            w.path = dir.join(&w.path);
+        }
     }
     /// Timeout of one hidden-test run.
     pub fn timeout(&self) -> std::time::Duration {
@@ -204,34 +258,57 @@ impl Kata {
 }
 
 impl Manifest {
-    /// Reads and validates the manifest under `root`.
+    /// Reads and validates the curriculum under `root` and every kata's `kata.toml`.
     pub fn load(root: &Path) -> Result<Manifest> {
         let path = root.join(MANIFEST_PATH);
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("cannot read {}", path.display()))?;
-        Manifest::parse(&text).with_context(|| format!("in {}", path.display()))
+        Manifest::parse(&text, |name| {
+            let path = root.join(KATAS_DIR).join(name).join(KATA_FILE);
+            std::fs::read_to_string(&path).with_context(|| {
+                format!(
+                    "cannot read {} (every kata of {MANIFEST_PATH} has one)",
+                    path.display()
+                )
+            })
+        })
+        .with_context(|| format!("in {}", path.display()))
     }
 
-    /// Parses and validates manifest text.
-    pub fn parse(text: &str) -> Result<Manifest> {
-        let manifest: Manifest = toml::from_str(text)?;
-        if manifest.version != MANIFEST_VERSION {
+    /// Parses and validates curriculum text; `kata_file` gives the text of a kata's
+    /// `kata.toml` by name.
+    pub fn parse(
+        text: &str,
+        mut kata_file: impl FnMut(&str) -> Result<String>,
+    ) -> Result<Manifest> {
+        let curriculum: Curriculum = toml::from_str(text)?;
+        if curriculum.version != MANIFEST_VERSION {
             bail!(
                 "manifest version {} is not supported (this checker reads version {})",
-                manifest.version,
+                curriculum.version,
                 MANIFEST_VERSION
             );
         }
         let mut seen = std::collections::BTreeSet::new();
-        for k in &manifest.katas {
-            if !seen.insert(k.name.as_str()) {
-                bail!("kata `{}` is listed twice", k.name);
+        let mut katas = Vec::new();
+        for name in &curriculum.katas {
+            if !seen.insert(name.as_str()) {
+                bail!("kata `{name}` is listed twice");
             }
-            if k.name.is_empty() || k.name.contains(['/', '\\', ' ']) {
-                bail!("kata name `{}` must be a plain crate name", k.name);
+            if name.is_empty() || name.contains(['/', '\\', ' ', '.']) {
+                bail!("kata name `{name}` must be a plain crate name");
             }
+            let text = kata_file(name)?;
+            let mut kata: Kata = toml::from_str(&text)
+                .with_context(|| format!("in {KATAS_DIR}/{name}/{KATA_FILE}"))?;
+            kata.name = name.clone();
+            kata.resolve_paths();
+            katas.push(kata);
         }
-        Ok(manifest)
+        Ok(Manifest {
+            version: curriculum.version,
+            katas,
+        })
     }
 
     /// The kata called `name`, or an error that suggests the closest name.
@@ -280,30 +357,48 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 mod tests {
     use super::*;
 
-    const SAMPLE: &str = r#"
-version = 1
-[[katas]]
-name = "hot-key-sharding"
+    const CURRICULUM: &str = r#"
+version = 2
+katas = ["hot-key-sharding"]
+"#;
+
+    const KATA: &str = r#"
 title = "Hot keys"
 track = "model-it"
 lesson = "01-foundations#partitions-and-hot-keys"
 points = 2
 hints = ["a", "b", "c"]
-[katas.test_points]
+[test_points]
 big = 5
-[katas.test_hints]
+[test_hints]
 big = "spread the writes"
-[[katas.wrong]]
-path = "checker/solutions/hot-key-sharding/wrong-one-key.rs"
+[[wrong]]
+path = "solutions/wrong-one-key.rs"
 must_fail = ["big"]
 "#;
 
+    fn parse(curriculum: &str, kata: &str) -> Result<Manifest> {
+        Manifest::parse(curriculum, |_| Ok(kata.to_string()))
+    }
+
     #[test]
     fn parses_defaults_and_overrides() {
-        let m = Manifest::parse(SAMPLE).unwrap();
+        let m = parse(CURRICULUM, KATA).unwrap();
         let k = &m.katas[0];
+        assert_eq!(k.name, "hot-key-sharding");
         assert_eq!(k.folder(), Path::new("exercises/hot-key-sharding"));
-        assert_eq!(k.hidden(), Path::new("checker/hidden/hot-key-sharding"));
+        assert_eq!(
+            k.hidden(),
+            Path::new("checker/katas/hot-key-sharding/tests")
+        );
+        assert_eq!(
+            k.reference(),
+            Path::new("checker/katas/hot-key-sharding/solutions/reference.rs")
+        );
+        assert_eq!(
+            k.wrong[0].path,
+            Path::new("checker/katas/hot-key-sharding/solutions/wrong-one-key.rs")
+        );
         assert_eq!(k.points_for("big"), 5);
         assert_eq!(k.points_for("small"), 2);
         assert_eq!(
@@ -315,7 +410,7 @@ must_fail = ["big"]
 
     #[test]
     fn suggests_the_closest_name() {
-        let m = Manifest::parse(SAMPLE).unwrap();
+        let m = parse(CURRICULUM, KATA).unwrap();
         let err = m.kata("hot-key-shardin").unwrap_err().to_string();
         assert!(err.contains("did you mean `hot-key-sharding`"), "{err}");
         assert!(m
@@ -326,9 +421,11 @@ must_fail = ["big"]
     }
 
     #[test]
-    fn rejects_other_versions_and_typos() {
-        assert!(Manifest::parse("version = 2").is_err());
-        let typo = SAMPLE.replace("points = 2", "pionts = 2");
-        assert!(Manifest::parse(&typo).is_err());
+    fn rejects_other_versions_typos_and_doubles() {
+        assert!(parse("version = 1", KATA).is_err());
+        let typo = KATA.replace("points = 2", "pionts = 2");
+        assert!(parse(CURRICULUM, &typo).is_err());
+        let twice = CURRICULUM.replace(r#"["hot-key-sharding"]"#, r#"["a", "a"]"#);
+        assert!(format!("{:#}", parse(&twice, KATA).unwrap_err()).contains("twice"));
     }
 }

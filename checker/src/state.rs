@@ -126,17 +126,9 @@ mod tests {
     use super::*;
 
     fn manifest() -> Manifest {
-        let kata = |n: &str| {
-            format!(
-                "[[katas]]\nname = \"{n}\"\ntitle = \"t\"\ntrack = \"build-it\"\nlesson = \"l\"\n"
-            )
-        };
-        Manifest::parse(&format!(
-            "version = 1\n{}{}{}",
-            kata("a"),
-            kata("b"),
-            kata("c")
-        ))
+        Manifest::parse("version = 2\nkatas = [\"a\", \"b\", \"c\"]\n", |_| {
+            Ok("title = \"t\"\ntrack = \"build-it\"\nlesson = \"l\"\n".to_string())
+        })
         .unwrap()
     }
 

@@ -37,22 +37,22 @@ fn sound_fixture(tag: &str) -> PathBuf {
         std::fs::write(readme, text).unwrap();
     }
     std::fs::write(
-        root.join("checker/solutions/sum-shards/wrong-first-only.rs"),
+        root.join("checker/katas/sum-shards/solutions/wrong-first-only.rs"),
         "/// Reads one shard only.\npub fn total(counts: &[u64]) -> u64 {\n    \
          counts.first().copied().unwrap_or(0)\n}\n",
     )
     .unwrap();
-    edit_manifest(&root, |m| {
+    edit_kata(&root, "sum-shards", |m| {
         m.push_str(
-            "\n[[katas.wrong]]\npath = \"checker/solutions/sum-shards/wrong-first-only.rs\"\n\
+            "\n[[wrong]]\npath = \"solutions/wrong-first-only.rs\"\n\
              must_fail = [\"sums_all_shards\"]\nwhy = \"reads one shard\"\n",
         );
     });
     root
 }
 
-fn edit_manifest(root: &Path, f: impl FnOnce(&mut String)) {
-    let path = root.join("checker/curriculum.toml");
+fn edit_kata(root: &Path, kata: &str, f: impl FnOnce(&mut String)) {
+    let path = root.join("checker/katas").join(kata).join("kata.toml");
     let mut text = std::fs::read_to_string(&path).unwrap();
     f(&mut text);
     std::fs::write(path, text).unwrap();
@@ -103,13 +103,8 @@ fn the_sound_fixture_passes_and_reports_times() {
 #[test]
 fn an_empty_curriculum_passes() {
     let root = common::fresh_fixture("dev-empty");
-    std::fs::write(root.join("checker/curriculum.toml"), "version = 1\n").unwrap();
-    for d in [
-        "exercises",
-        "checker/hidden",
-        "checker/starters",
-        "checker/solutions",
-    ] {
+    std::fs::write(root.join("checker/curriculum.toml"), "version = 2\n").unwrap();
+    for d in ["exercises", "checker/katas"] {
         std::fs::remove_dir_all(root.join(d)).unwrap();
     }
     let r = dev_check(&root, &[]);
@@ -119,23 +114,27 @@ fn an_empty_curriculum_passes() {
 #[test]
 fn a_missing_starter_is_a_layout_error() {
     let root = sound_fixture("no-starter");
-    std::fs::remove_dir_all(root.join("checker/starters/shard-key")).unwrap();
+    std::fs::remove_dir_all(root.join("checker/katas/shard-key/starter")).unwrap();
     let r = dev_check(&root, &["shard-key"]);
-    assert_reports(&r, "shard-key", "layout", "checker/starters/shard-key");
+    assert_reports(&r, "shard-key", "layout", "checker/katas/shard-key/starter");
 }
 
 #[test]
 fn a_starter_that_passes_is_reported() {
     let root = sound_fixture("starter-passes");
-    let reference = root.join("checker/solutions/shard-key/reference.rs");
-    std::fs::copy(&reference, root.join("checker/starters/shard-key/lib.rs")).unwrap();
+    let reference = root.join("checker/katas/shard-key/solutions/reference.rs");
+    std::fs::copy(
+        &reference,
+        root.join("checker/katas/shard-key/starter/lib.rs"),
+    )
+    .unwrap();
     std::fs::copy(&reference, root.join("exercises/shard-key/src/lib.rs")).unwrap();
     let r = dev_check(&root, &["shard-key"]);
     assert_reports(
         &r,
         "shard-key",
         "starter-fails",
-        "checker/starters/shard-key",
+        "checker/katas/shard-key/starter",
     );
     assert!(!r.has("shard-key", "starter-copy"));
 }
@@ -144,7 +143,7 @@ fn a_starter_that_passes_is_reported() {
 fn a_starter_that_differs_from_the_shipped_one_is_reported() {
     let root = sound_fixture("starter-copy");
     std::fs::write(
-        root.join("checker/starters/shard-key/lib.rs"),
+        root.join("checker/katas/shard-key/starter/lib.rs"),
         "// edited\n",
     )
     .unwrap();
@@ -153,7 +152,7 @@ fn a_starter_that_differs_from_the_shipped_one_is_reported() {
         &r,
         "shard-key",
         "starter-copy",
-        "checker/starters/shard-key",
+        "checker/katas/shard-key/starter",
     );
 }
 
@@ -161,8 +160,8 @@ fn a_starter_that_differs_from_the_shipped_one_is_reported() {
 fn a_wrong_solution_that_passes_is_reported() {
     let root = sound_fixture("wrong-passes");
     std::fs::copy(
-        root.join("checker/solutions/shard-key/reference.rs"),
-        root.join("checker/solutions/shard-key/wrong-off-by-one.rs"),
+        root.join("checker/katas/shard-key/solutions/reference.rs"),
+        root.join("checker/katas/shard-key/solutions/wrong-off-by-one.rs"),
     )
     .unwrap();
     let r = dev_check(&root, &["shard-key"]);
@@ -173,7 +172,7 @@ fn a_wrong_solution_that_passes_is_reported() {
 fn a_wrong_solution_that_does_not_compile_is_reported() {
     let root = sound_fixture("wrong-compile");
     std::fs::write(
-        root.join("checker/solutions/shard-key/wrong-off-by-one.rs"),
+        root.join("checker/katas/shard-key/solutions/wrong-off-by-one.rs"),
         "pub fn shard_key() {}\n",
     )
     .unwrap();
@@ -184,7 +183,7 @@ fn a_wrong_solution_that_does_not_compile_is_reported() {
 #[test]
 fn must_fail_and_test_hints_name_real_tests() {
     let root = sound_fixture("names");
-    edit_manifest(&root, |m| {
+    edit_kata(&root, "shard-key", |m| {
         *m = m
             .replacen(
                 "must_fail = [\"lists_every_shard\"]",
@@ -198,14 +197,14 @@ fn must_fail_and_test_hints_name_real_tests() {
             );
     });
     let r = dev_check(&root, &["shard-key"]);
-    assert_reports(&r, "shard-key", "must-fail", "curriculum.toml");
-    assert_reports(&r, "shard-key", "test-names", "curriculum.toml");
+    assert_reports(&r, "shard-key", "must-fail", "kata.toml");
+    assert_reports(&r, "shard-key", "test-names", "kata.toml");
 }
 
 #[test]
 fn a_missing_hint_level_is_reported() {
     let root = sound_fixture("hints");
-    edit_manifest(&root, |m| {
+    edit_kata(&root, "shard-key", |m| {
         *m = m.replacen(
             "  \"format!(\\\"{base}#{shard}\\\"), and a loop (or a map over 0..n) for all of them.\",\n",
             "",
@@ -215,7 +214,7 @@ fn a_missing_hint_level_is_reported() {
     let m = Manifest::load(&root).unwrap();
     assert_eq!(m.katas[0].hints.len(), 2, "the edit removed one hint");
     let r = dev_check(&root, &["shard-key"]);
-    assert_reports(&r, "shard-key", "hints", "curriculum.toml");
+    assert_reports(&r, "shard-key", "hints", "kata.toml");
     assert!(r.render(false).contains("found:    2 hints"));
 }
 
@@ -245,7 +244,7 @@ fn a_bad_lesson_link_is_reported() {
 fn an_unformatted_or_unclippy_solution_is_reported() {
     let root = sound_fixture("hygiene");
     std::fs::write(
-        root.join("checker/solutions/shard-key/reference.rs"),
+        root.join("checker/katas/shard-key/solutions/reference.rs"),
         "pub fn shard_key(base: &str, shard: u32) -> String { format!(\"{base}#{shard}\") }\n\
          pub fn shard_keys(base: &str, n: u32) -> Vec<String> {\n    \
          let v: Vec<String> = (0..n).map(|s| shard_key(base, s)).collect();\n    \
@@ -273,7 +272,7 @@ fn a_stray_folder_is_reported() {
 #[test]
 fn the_command_exits_non_zero_and_names_the_problem() {
     let root = sound_fixture("cli");
-    std::fs::remove_dir_all(root.join("checker/starters/sum-shards")).unwrap();
+    std::fs::remove_dir_all(root.join("checker/katas/sum-shards/starter")).unwrap();
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_katas"))
         .args(["dev", "check", "sum-shards"])
         .current_dir(&root)
@@ -287,7 +286,7 @@ fn the_command_exits_non_zero_and_names_the_problem() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(
-        out.contains("[layout] sum-shards — checker/starters/sum-shards"),
+        out.contains("[layout] sum-shards — checker/katas/sum-shards/starter"),
         "{out}"
     );
     assert!(out.contains("1 kata, 1 error, 0 warnings"), "{out}");

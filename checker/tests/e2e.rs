@@ -48,7 +48,7 @@ fn fail_edit_pass_and_the_commands_around_it() {
 
     // A half-right edit: the failing test and its per-test hint.
     let lib = root.join("exercises/shard-key/src/lib.rs");
-    let wrong = root.join("checker/solutions/shard-key/wrong-off-by-one.rs");
+    let wrong = root.join("checker/katas/shard-key/solutions/wrong-off-by-one.rs");
     std::fs::copy(&wrong, &lib).unwrap();
     let o = katas(&root, &["run", "shard-key"]);
     let t = text(&o);
@@ -58,7 +58,7 @@ fn fail_edit_pass_and_the_commands_around_it() {
     assert!(t.contains("- expected   + your code"), "{t}");
 
     // The fix passes, exit code 0, and progress is kept.
-    let reference = root.join("checker/solutions/shard-key/reference.rs");
+    let reference = root.join("checker/katas/shard-key/solutions/reference.rs");
     std::fs::copy(&reference, &lib).unwrap();
     let o = katas(&root, &["run"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));

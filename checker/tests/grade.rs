@@ -95,7 +95,7 @@ fn hostile_submissions_score_zero_with_a_reason_and_harm_nobody() {
         let _ = std::fs::remove_file(m);
     }
     let root = common::fresh_fixture("grade-hostile");
-    let hidden_main = root.join("checker/hidden/shard-key/src/main.rs");
+    let hidden_main = root.join("checker/katas/shard-key/tests/src/lib.rs");
     let hidden_before = std::fs::read(&hidden_main).unwrap();
     let class = hostile();
     let g = grade_json(
@@ -142,7 +142,7 @@ fn hostile_submissions_score_zero_with_a_reason_and_harm_nobody() {
         "includes-hidden",
         0,
         "rejected",
-        "checker/hidden/shard-key/src/main.rs",
+        "checker/katas/shard-key/run/src/main.rs",
     );
     expect(
         "includes-by-macro",
@@ -196,7 +196,7 @@ fn a_packed_archive_is_graded_with_the_learners_name() {
     let _serial = serial();
     let root = common::fresh_fixture("grade-pack");
     std::fs::copy(
-        root.join("checker/solutions/shard-key/reference.rs"),
+        root.join("checker/katas/shard-key/solutions/reference.rs"),
         root.join("exercises/shard-key/src/lib.rs"),
     )
     .unwrap();
@@ -257,7 +257,8 @@ fn a_hostile_archive_cannot_escape_or_smuggle_links() {
     std::fs::create_dir_all(&dir).unwrap();
     let archive = dir.join("mallory.tar");
     let mut b = tar::Builder::new(std::fs::File::create(&archive).unwrap());
-    let reference = std::fs::read(root.join("checker/solutions/shard-key/reference.rs")).unwrap();
+    let reference =
+        std::fs::read(root.join("checker/katas/shard-key/solutions/reference.rs")).unwrap();
     let file = tar::EntryType::Regular;
     raw_entry(
         &mut b,
@@ -384,12 +385,12 @@ fn a_private_test_set_replaces_the_public_one() {
     let root = common::fresh_fixture("grade-private");
     let private = root.join("private");
     katas::runner::scratch::copy_dir(
-        &root.join("checker/hidden/shard-key"),
+        &root.join("checker/katas/shard-key/tests"),
         &private.join("shard-key"),
         &|_| true,
     )
     .unwrap();
-    let main = private.join("shard-key/src/main.rs");
+    let main = private.join("shard-key/src/lib.rs");
     let text_ = std::fs::read_to_string(&main).unwrap();
     let text_ = text_.replacen(
         "run(vec![",

@@ -14,7 +14,11 @@ fn check_solution(tag: &str, kata: &str, solution: &str, opts: CheckOptions) -> 
     let root = common::fresh_fixture(tag);
     let manifest = Manifest::load(&root).unwrap();
     let k = manifest.kata(kata).unwrap();
-    let source = root.join("checker/solutions").join(kata).join(solution);
+    let source = root
+        .join("checker/katas")
+        .join(kata)
+        .join("solutions")
+        .join(solution);
     check_source(&root, k, &source, opts)
 }
 

@@ -6,7 +6,9 @@
 //! there is nothing to await.
 //!
 //! A `Client` is a cheap handle (`Clone + Send + Sync`) to its [`World`]; clone it into as
-//! many threads as you like.
+//! many threads as you like. On the threads of [`World::concurrently`] every `send()` first
+//! waits for its turn on a seeded schedule, so a race between clients replays from its seed
+//! ([`crate::world::schedule`]); everywhere else it goes straight to the world.
 
 use crate::ops::streams::{
     DescribeStreamFluentBuilder, GetRecordsFluentBuilder, GetShardIteratorFluentBuilder,

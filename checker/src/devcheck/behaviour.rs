@@ -138,7 +138,7 @@ pub(super) fn check_kata(
                     match r.tests.iter().find(|x| &x.name == t) {
                         None => report.error(
                             name,
-                            Some(Path::new(crate::manifest::MANIFEST_PATH)),
+                            Some(&k.file()),
                             "must-fail",
                             format!("must_fail names a hidden test of {}", k.name),
                             format!("no test `{t}` (tests: {})", plan.join(", ")),
@@ -167,7 +167,7 @@ pub(super) fn check_kata(
 
     // Names in the manifest that no hidden test has.
     if !plan.is_empty() {
-        let manifest_path = Path::new(crate::manifest::MANIFEST_PATH);
+        let manifest_path = &k.file();
         for (table, names) in [
             ("test_hints", k.test_hints.keys().collect::<Vec<_>>()),
             ("test_points", k.test_points.keys().collect::<Vec<_>>()),

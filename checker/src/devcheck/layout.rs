@@ -16,21 +16,9 @@ pub(super) fn stray_folders(root: &Path, manifest: &Manifest, report: &mut DevRe
     let mut owned: BTreeSet<PathBuf> = BTreeSet::new();
     for k in &manifest.katas {
         owned.insert(k.folder());
-        owned.insert(k.hidden());
-        owned.insert(k.starter());
-        owned.insert(Path::new("checker/solutions").join(&k.name));
-        for p in solution_paths(k) {
-            if let Some(parent) = p.parent() {
-                owned.insert(parent.to_path_buf());
-            }
-        }
+        owned.insert(k.dir());
     }
-    for parent in [
-        "exercises",
-        "checker/hidden",
-        "checker/starters",
-        "checker/solutions",
-    ] {
+    for parent in ["exercises", crate::manifest::KATAS_DIR] {
         let Ok(rd) = std::fs::read_dir(root.join(parent)) else {
             continue;
         };
@@ -46,8 +34,8 @@ pub(super) fn stray_folders(root: &Path, manifest: &Manifest, report: &mut DevRe
                     None,
                     Some(&d),
                     "stray-folder",
-                    "every folder under exercises/, checker/hidden/, checker/starters/ and \
-                     checker/solutions/ belongs to a kata of checker/curriculum.toml",
+                    "every folder under exercises/ and checker/katas/ belongs to a kata of \
+                     checker/curriculum.toml",
                     format!(
                         "{} belongs to no kata (add it to the manifest or remove it)",
                         d.display()
@@ -76,7 +64,9 @@ pub(super) fn check_kata(root: &Path, k: &Kata, report: &mut DevReport) -> bool 
             k.src_dir(),
             "the kata crate's src/ (the starter the learner edits)",
         ),
+        (k.given().join("Cargo.toml"), "the given part's crate"),
         (k.hidden().join("Cargo.toml"), "the hidden-test crate"),
+        (k.glue().join("Cargo.toml"), "the glue binary's crate"),
         (k.starter(), "the pristine starter (for `katas reset`)"),
     ] {
         if !root.join(&path).exists() {
@@ -152,7 +142,7 @@ pub(super) fn check_kata(root: &Path, k: &Kata, report: &mut DevReport) -> bool 
     if k.hints.len() != HINT_LEVELS || real_hints != HINT_LEVELS {
         report.error(
             name,
-            Some(Path::new(crate::manifest::MANIFEST_PATH)),
+            Some(&k.file()),
             "hints",
             format!("{HINT_LEVELS} hint levels: a nudge, the concept, nearly the answer"),
             format!(
@@ -217,7 +207,7 @@ fn lesson_links(root: &Path, k: &Kata, report: &mut DevReport) {
     let name = Some(k.name.as_str());
     let (stem, section) = k.lesson_parts();
     let lesson_file = Path::new(LESSONS_DIR).join(format!("{stem}.md"));
-    let manifest_path = Path::new(crate::manifest::MANIFEST_PATH);
+    let manifest_path = &k.file();
     match (std::fs::read_to_string(root.join(&lesson_file)), section) {
         (Err(_), _) => report.error(
             name,

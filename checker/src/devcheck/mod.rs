@@ -1,8 +1,8 @@
 //! `katas dev check`: the authoring gate. Proves every kata of the curriculum teaches:
 //!
 //! ```text
-//! layout     the manifest matches the folders: exercises/<kata>, checker/hidden/<kata>,
-//!            checker/starters/<kata> (identical to the shipped src/), the solutions it lists;
+//! layout     the manifest matches the folders: exercises/<kata>, checker/katas/<kata>/ (given,
+//!            tests, run, starter/ identical to the shipped src/), the solutions it lists;
 //!            no stray kata folders
 //! content    three hint levels; per-test hints, points and must_fail name real tests; the
 //!            README links an existing lesson section (lessons/src/<stem>.md#anchor)

@@ -375,7 +375,7 @@ pub fn grade(
     Ok(Grades {
         schema: SCHEMA,
         hidden: opts.hidden.as_ref().map_or_else(
-            || "the repository's checker/hidden".to_string(),
+            || "the repository's checker/katas/<kata>/tests".to_string(),
             |h| h.display().to_string(),
         ),
         isolation,

@@ -1,4 +1,5 @@
-//! The build step: `cargo build` of the kata's hidden-test crate, read as JSON messages.
+//! The build step: `cargo build` of the kata's glue binary (the learner's crate linked with
+//! the hidden tests), read as JSON messages.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -56,7 +57,7 @@ pub(super) fn build(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Built> {
     let started = Instant::now();
-    let manifest = root.join(kata.hidden()).join("Cargo.toml");
+    let manifest = root.join(kata.glue()).join("Cargo.toml");
     let mut cmd = cargo_command();
     cmd.current_dir(root)
         .args(["build", "--bins", "--color", "never"])

@@ -8,18 +8,18 @@ use super::*;
 use crate::report::strip_ansi;
 use crate::runner::{TestResult, TestStatus, Verdict};
 
-const MANIFEST: &str = r#"
-version = 1
-[[katas]]
-name = "alpha"
+const MANIFEST: &str = "version = 2\nkatas = [\"alpha\", \"beta\"]\n";
+
+const ALPHA: &str = r#"
 title = "First"
 track = "model-it"
 lesson = "01-foundations#hot-keys"
 hints = ["nudge", "concept", "nearly"]
-[katas.test_hints]
+[test_hints]
 t = "look at the partition key"
-[[katas]]
-name = "beta"
+"#;
+
+const BETA: &str = r#"
 title = "Second"
 track = "build-it"
 lesson = "02-writes"
@@ -31,9 +31,12 @@ fn temp_root(tag: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&root);
     for k in ["alpha", "beta"] {
         std::fs::create_dir_all(root.join("exercises").join(k).join("src")).unwrap();
-        std::fs::create_dir_all(root.join("checker/starters").join(k)).unwrap();
+        std::fs::create_dir_all(root.join("checker/katas").join(k).join("starter")).unwrap();
         std::fs::write(
-            root.join("checker/starters").join(k).join("lib.rs"),
+            root.join("checker/katas")
+                .join(k)
+                .join("starter")
+                .join("lib.rs"),
             "// TODO starter\n",
         )
         .unwrap();
@@ -44,6 +47,8 @@ fn temp_root(tag: &str) -> PathBuf {
         .unwrap();
     }
     std::fs::write(root.join("checker/curriculum.toml"), MANIFEST).unwrap();
+    std::fs::write(root.join("checker/katas/alpha/kata.toml"), ALPHA).unwrap();
+    std::fs::write(root.join("checker/katas/beta/kata.toml"), BETA).unwrap();
     root
 }
 

@@ -67,6 +67,7 @@ use std::sync::Mutex;
 
 use serde_json::{json, Value};
 
+pub mod learner;
 mod rng;
 pub use rng::Rng;
 

@@ -21,6 +21,11 @@ pub struct RequestRecord {
     pub at_ms: u64,
     /// `GetItem`, `Query`, `Scan`, `PutItem`, …
     pub operation: &'static str,
+    /// The concurrent client that sent the request: its index `i` in
+    /// [`World::concurrently(seed).run(n, |i, client| ..)`](super::World::concurrently).
+    /// `None` for a request from a thread outside a schedule (the usual case), and for one
+    /// sent while a scheduled client advanced the clock (a stream handler's).
+    pub client: Option<usize>,
     /// Tables the request touched, in the order it touched them.
     pub tables: Vec<Arc<str>>,
     /// The index, for a Query or Scan on an index.
@@ -89,11 +94,12 @@ impl RequestLog {
         }
     }
 
-    pub fn begin(&mut self, operation: &'static str, at_ms: u64) {
+    pub fn begin(&mut self, operation: &'static str, at_ms: u64, client: Option<usize>) {
         let mut record = self.spare.take().unwrap_or_else(|| RequestRecord {
             seq: 0,
             at_ms: 0,
             operation,
+            client,
             tables: Vec::new(),
             index: None,
             partitions: Vec::new(),
@@ -106,6 +112,7 @@ impl RequestLog {
         record.seq = self.totals.requests;
         record.at_ms = at_ms;
         record.operation = operation;
+        record.client = client;
         record.tables.clear();
         record.index = None;
         record.partitions.clear();

@@ -21,7 +21,10 @@
 //!
 //! A `World` and its `Client`s are cheap handles to one shared state behind a mutex, so
 //! threads can share a table; requests from one thread are applied in the order they are
-//! sent, and requests from several threads in the order they take the lock.
+//! sent, and requests from several threads in the order they take the lock — an order the
+//! operating system chooses, differently on every run. For a race that replays, run the
+//! clients with [`World::concurrently`]: their requests are admitted one at a time, in an
+//! order drawn from a seed ([`schedule`]).
 //!
 //! What the model leaves out: request latency (a request takes no simulated time), network
 //! partitions between clients and the service, and regions.
@@ -30,6 +33,7 @@ pub mod faults;
 pub mod inspect;
 pub mod log;
 pub mod rng;
+pub mod schedule;
 mod state;
 
 pub(crate) use state::State;
@@ -170,6 +174,8 @@ impl World {
     /// way (replication, elections, index propagation, TTL sweeps, stream deliveries), in
     /// time order.
     pub fn advance(&self, by: Duration) {
+        // On a scheduled thread, the whole advance is one turn (see `schedule`).
+        let _step = schedule::step();
         let by_ms = u64::try_from(by.as_millis()).unwrap_or(u64::MAX);
         let target = self.lock().now_ms.saturating_add(by_ms);
         // Background work needs no stepping: everything due by the target is applied in due
@@ -191,6 +197,7 @@ impl World {
     /// down stays behind. Gives up after `SETTLE_HORIZON` of simulated time (a consumer
     /// whose handler always fails and retries forever never settles).
     pub fn settle(&self) -> Duration {
+        let _step = schedule::step();
         let start = self.lock().now_ms;
         let horizon = start.saturating_add(SETTLE_HORIZON_MS);
         loop {
@@ -234,14 +241,16 @@ impl World {
     }
 
     /// Runs one request against the state, under the lock, and records it in the request
-    /// log.
+    /// log. Every operation's `send()` comes through here, so this is where a scheduled
+    /// client waits for its turn.
     pub(crate) fn run<T>(
         &self,
         operation: &'static str,
         f: impl FnOnce(&mut State) -> crate::Result<T>,
     ) -> crate::Result<T> {
+        let client = schedule::gate();
         let mut state = self.lock();
-        state.begin_request(operation);
+        state.begin_request(operation, client);
         let result = f(&mut state);
         state.finish_request(result.as_ref().err());
         result

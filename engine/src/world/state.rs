@@ -49,9 +49,9 @@ impl State {
         self.config.epoch_seconds + self.now_ms / 1000
     }
 
-    /// Starts the record of a request.
-    pub fn begin_request(&mut self, operation: &'static str) {
-        self.log.begin(operation, self.now_ms);
+    /// Starts the record of a request (sent by scheduled client `client`, if any).
+    pub fn begin_request(&mut self, operation: &'static str, client: Option<usize>) {
+        self.log.begin(operation, self.now_ms, client);
     }
 
     /// Completes the record of the current request with its outcome.

@@ -7,10 +7,9 @@
 
 use engine::{Client, Error};
 
-/// The table the tests create for you: `likes`, partition key `PK` (string), no sort key,
-/// provisioned with 1,000 RCU and 40,000 WCU.
-#[allow(dead_code)]
-const TABLE: &str = "likes";
+// The table the tests create for you: `given::TABLE` (`likes`, partition key `PK` (string), no
+// sort key, provisioned with 1,000 RCU and 40,000 WCU), from the kata's given part:
+// checker/katas/hot-key-sharding/given/src/lib.rs.
 
 /// Records one like of `post`.
 ///

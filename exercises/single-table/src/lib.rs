@@ -6,95 +6,15 @@
 //!
 //! Run `cargo katas` (watch mode) and save this file to check it.
 //!
-//! The types below are the kata's interface: the tests build and compare them, so keep their
-//! fields as they are. Everything else — the table's keys, its indexes, what each item holds —
-//! is yours to design.
+//! The types you take and return (`Customer`, `Order`, …) are the kata's interface, its given
+//! part: the tests build and compare them. Everything else — the table's keys, its indexes,
+//! what each item holds — is yours to design.
 
 use engine::{Client, Error};
+use given::{Customer, Order, OrderItem, OrderStatus, OrderWithItems, Page};
 
-/// The name of your table (the tests read it from here).
-pub const TABLE: &str = "shop";
-
-/// A customer's profile.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Customer {
-    pub id: String,
-    pub name: String,
-    pub email: String,
-}
-
-/// Where an order is in its life.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum OrderStatus {
-    Placed,
-    Paid,
-    Shipped,
-    Delivered,
-    Cancelled,
-}
-
-impl OrderStatus {
-    /// Every status.
-    pub const ALL: [OrderStatus; 5] = [
-        OrderStatus::Placed,
-        OrderStatus::Paid,
-        OrderStatus::Shipped,
-        OrderStatus::Delivered,
-        OrderStatus::Cancelled,
-    ];
-
-    /// `"PLACED"`, `"PAID"`, … — how to store it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            OrderStatus::Placed => "PLACED",
-            OrderStatus::Paid => "PAID",
-            OrderStatus::Shipped => "SHIPPED",
-            OrderStatus::Delivered => "DELIVERED",
-            OrderStatus::Cancelled => "CANCELLED",
-        }
-    }
-
-    /// The status `as_str` spelled `text`, if any.
-    pub fn parse(text: &str) -> Option<OrderStatus> {
-        OrderStatus::ALL.into_iter().find(|s| s.as_str() == text)
-    }
-}
-
-/// One line of an order.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OrderItem {
-    pub sku: String,
-    pub quantity: u32,
-    pub unit_price_cents: u64,
-}
-
-/// An order's header (without its lines).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Order {
-    pub id: String,
-    pub customer_id: String,
-    /// When it was placed, ISO 8601 in UTC (`"2026-01-05T09:30:00Z"`): these strings sort in
-    /// time order, so they make good sort keys. Two orders never share one in the tests.
-    pub placed_at: String,
-    pub status: OrderStatus,
-    /// The sum of `quantity * unit_price_cents` over its lines.
-    pub total_cents: u64,
-}
-
-/// An order with its lines, in the order they were placed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OrderWithItems {
-    pub order: Order,
-    pub items: Vec<OrderItem>,
-}
-
-/// One page of a paginated list.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Page<T> {
-    pub items: Vec<T>,
-    /// Pass it back to get the next page; `None` when there is nothing after this page.
-    pub next_cursor: Option<String>,
-}
+// Your table is `given::TABLE` (`shop`). The types above are the kata's given part
+// (checker/katas/single-table/given/src/lib.rs): the tests build and compare them.
 
 fn todo(what: &str) -> Error {
     Error::validation(format!(

@@ -21,27 +21,11 @@ use engine::types::{
     AttributeDefinition, BillingMode, KeySchemaElement, KeyType, Record, ScalarAttributeType,
 };
 use engine::{AttributeValue, Client, Error};
+use given::{CustomerStats, READ_MODEL_TABLE};
 
-/// The source table, created by the tests: partition key `order_id` (S); each order item has
-/// `customer_id` (S), `status` (S, one of [`STATUSES`]), `total_cents` (N) and, for some,
-/// `expires_at` (N, epoch seconds: the table's TTL attribute). Its stream carries
-/// `NEW_AND_OLD_IMAGES`.
-pub const ORDERS_TABLE: &str = "orders";
-
-/// The read model's table.
-pub const READ_MODEL_TABLE: &str = "order_stats";
-
-/// Every status an order can have.
-pub const STATUSES: [&str; 5] = ["PLACED", "PAID", "SHIPPED", "DELIVERED", "CANCELLED"];
-
-/// What the read model knows about one customer: their orders now in the orders table.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CustomerStats {
-    /// How many of the customer's orders are in the table.
-    pub order_count: i64,
-    /// The sum of their `total_cents`.
-    pub spend_cents: i64,
-}
+// The tables (`given::ORDERS_TABLE`, `given::READ_MODEL_TABLE`), the statuses
+// (`given::STATUSES`) and `CustomerStats` are the kata's given part:
+// checker/katas/stream-read-model/given/src/lib.rs.
 
 /// Creates the read model's table (the tests call it once, before the first change).
 pub fn create_read_model_table(client: &Client) -> Result<(), Error> {

@@ -1,0 +1,71 @@
+//! # Kata: hot-key sharding — reference solution
+//!
+//! One logical counter per post, spread over `shards` items `"<post>#COUNTER#<shard>"`.
+//! Likes go round-robin (`n % shards`), so every shard takes the same share of the load; the
+//! total is the sum of one eventually consistent GetItem per shard. Throttled writes are
+//! retried with capped exponential backoff and jitter on the simulated clock.
+
+use std::time::Duration;
+
+use engine::{AttributeValue, Client, Error};
+use given::TABLE;
+
+/// The number attribute each shard item counts in.
+const LIKES: &str = "likes";
+
+/// First wait after a throttled write.
+const FIRST_BACKOFF: Duration = Duration::from_millis(50);
+/// Longest wait between two attempts.
+const MAX_BACKOFF: Duration = Duration::from_secs(2);
+
+/// The partition key of one shard of a post's counter.
+fn shard_key(post: &str, shard: u64) -> AttributeValue {
+    AttributeValue::S(format!("{post}#COUNTER#{shard}"))
+}
+
+/// Records one like of `post` on shard `n % shards`, retrying while throttled.
+pub fn increment(client: &Client, post: &str, shards: u32, n: u64) -> Result<(), Error> {
+    let shard = n % u64::from(shards.max(1));
+    let mut backoff = FIRST_BACKOFF;
+    let mut attempt = 0u64;
+    loop {
+        let sent = client
+            .update_item()
+            .table_name(TABLE)
+            .key("PK", shard_key(post, shard))
+            .update_expression("ADD #likes :one")
+            .expression_attribute_names("#likes", LIKES)
+            .expression_attribute_values(":one", AttributeValue::N("1".into()))
+            .send();
+        match sent {
+            Ok(_) => return Ok(()),
+            Err(e) if e.is_throttling() => {
+                // Nothing was written: wait, then send the same request again. The jitter is
+                // derived from the like's number, so two likes do not retry in lockstep.
+                let jitter = (n.wrapping_mul(7919) + attempt * 104_729) % 25;
+                client
+                    .world()
+                    .advance(backoff + Duration::from_millis(jitter));
+                backoff = (backoff * 2).min(MAX_BACKOFF);
+                attempt += 1;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Every like of `post`: the sum of its shards, one GetItem each.
+pub fn total(client: &Client, post: &str, shards: u32) -> Result<u64, Error> {
+    let mut sum = 0;
+    for shard in 0..u64::from(shards) {
+        let out = client
+            .get_item()
+            .table_name(TABLE)
+            .key("PK", shard_key(post, shard))
+            .send()?;
+        if let Some(n) = out.item().and_then(|item| item.get(LIKES)) {
+            sum += n.as_number().and_then(|n| n.to_u64()).unwrap_or(0);
+        }
+    }
+    Ok(sum)
+}

@@ -1,0 +1,79 @@
+//! # Kata: hot-key sharding — KNOWN WRONG: a random shard the reader never visits
+//!
+//! Writes pick a pseudo-random shard numbered from 1 (`1 + hash(n) % shards`), reads sum
+//! shards numbered from 0 (`0..shards`): shard `shards` is written and never read, so the
+//! total comes out low. The hidden test `total_reads_every_shard` must reject it and name the
+//! shard that was never read.
+
+use std::time::Duration;
+
+use engine::{AttributeValue, Client, Error};
+use given::TABLE;
+
+/// The number attribute each shard item counts in.
+const LIKES: &str = "likes";
+
+/// First wait after a throttled write.
+const FIRST_BACKOFF: Duration = Duration::from_millis(50);
+/// Longest wait between two attempts.
+const MAX_BACKOFF: Duration = Duration::from_secs(2);
+
+/// The partition key of one shard of a post's counter.
+fn shard_key(post: &str, shard: u64) -> AttributeValue {
+    AttributeValue::S(format!("{post}#COUNTER#{shard}"))
+}
+
+/// A well-mixed hash of the like's number (SplitMix64's finalizer): a seeded "random" shard.
+fn mix(n: u64) -> u64 {
+    let mut z = n.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Records one like of `post` on a random shard, 1 to `shards`, retrying while throttled.
+pub fn increment(client: &Client, post: &str, shards: u32, n: u64) -> Result<(), Error> {
+    let shard = 1 + mix(n) % u64::from(shards.max(1));
+    let mut backoff = FIRST_BACKOFF;
+    let mut attempt = 0u64;
+    loop {
+        let sent = client
+            .update_item()
+            .table_name(TABLE)
+            .key("PK", shard_key(post, shard))
+            .update_expression("ADD #likes :one")
+            .expression_attribute_names("#likes", LIKES)
+            .expression_attribute_values(":one", AttributeValue::N("1".into()))
+            .send();
+        match sent {
+            Ok(_) => return Ok(()),
+            Err(e) if e.is_throttling() => {
+                // Nothing was written: wait, then send the same request again. The jitter is
+                // derived from the like's number, so two likes do not retry in lockstep.
+                let jitter = (n.wrapping_mul(7919) + attempt * 104_729) % 25;
+                client
+                    .world()
+                    .advance(backoff + Duration::from_millis(jitter));
+                backoff = (backoff * 2).min(MAX_BACKOFF);
+                attempt += 1;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Every like of `post`: the sum of its shards, one GetItem each.
+pub fn total(client: &Client, post: &str, shards: u32) -> Result<u64, Error> {
+    let mut sum = 0;
+    for shard in 0..u64::from(shards) {
+        let out = client
+            .get_item()
+            .table_name(TABLE)
+            .key("PK", shard_key(post, shard))
+            .send()?;
+        if let Some(n) = out.item().and_then(|item| item.get(LIKES)) {
+            sum += n.as_number().and_then(|n| n.to_u64()).unwrap_or(0);
+        }
+    }
+    Ok(sum)
+}

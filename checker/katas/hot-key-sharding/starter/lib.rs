@@ -1,0 +1,41 @@
+//! # Kata: hot-key sharding
+//!
+//! A post went viral: likes arrive at 2,500 a second, and one DynamoDB partition serves at most
+//! 1,000 writes a second. Count them anyway — task, table and rules in `README.md`.
+//!
+//! Run `cargo katas` (watch mode) and save this file to check it.
+
+use engine::{Client, Error};
+
+// The table the tests create for you: `given::TABLE` (`likes`, partition key `PK` (string), no
+// sort key, provisioned with 1,000 RCU and 40,000 WCU), from the kata's given part:
+// checker/katas/hot-key-sharding/given/src/lib.rs.
+
+/// Records one like of `post`.
+///
+/// - `shards`: how many shard items the counter of `post` is spread over.
+/// - `n`: the number of this like (0 for the first the service saw, then 1, 2, …). Use it to
+///   pick the shard — round-robin (`n % shards`) or a hash of `n`, your choice — and, if you
+///   like, to jitter your backoff. (No `rand`: everything here is deterministic.)
+///
+/// A throttled write (`error.is_throttling()`) did nothing: wait on the simulated clock
+/// (`client.world().advance(..)`) and send it again, backing off exponentially. Any other
+/// error goes back to the caller. Return `Ok(())` once the like is stored, exactly once.
+pub fn increment(client: &Client, post: &str, shards: u32, n: u64) -> Result<(), Error> {
+    // TODO: write the like to one of the `shards` shard items of `post` (UpdateItem, ADD),
+    // and retry throttled writes with backoff.
+    let _ = (client, post, shards, n);
+    Err(Error::validation(
+        "TODO: increment is not written yet (see exercises/hot-key-sharding/README.md)",
+    ))
+}
+
+/// Every like of `post` so far: the sum of all its `shards` shard items (a shard nobody
+/// wrote to yet counts 0).
+pub fn total(client: &Client, post: &str, shards: u32) -> Result<u64, Error> {
+    // TODO: read every shard item (GetItem each, or one BatchGetItem) and add them up.
+    let _ = (client, post, shards);
+    Err(Error::validation(
+        "TODO: total is not written yet (see exercises/hot-key-sharding/README.md)",
+    ))
+}

@@ -1,0 +1,1063 @@
+//! Hidden tests of the `single-table` kata.
+//!
+//! Each test opens a fresh world, lets the learner's `create_table` design the table, fills a
+//! shop through the learner's writes (24 customers, about 110 orders with their lines, every
+//! status represented), lets the indexes settle, and then judges from the outside only — the
+//! kata's public functions, the request log, and a strongly consistent Scan of every table the
+//! test makes itself:
+//!
+//! - `one_table_with_typed_items`: every item lives in one table and says what it is (`type`).
+//! - `customer_profile`, `customer_by_email`, `order_by_id`, `order_with_items_in_one_query`,
+//!   `customer_orders_newest_first_in_pages`, `orders_by_status_newest_first`: each access
+//!   pattern returns the right answer and is served by exactly one GetItem or one Query —
+//!   never a Scan, never a second request (the request log of that call).
+//! - `place_order_is_one_transaction`: an order's writes are one TransactWriteItems, and the
+//!   order shows up in every view.
+//! - `status_change_moves_the_order`: once the index settles, a changed order has left its old
+//!   status list and joined the new one; changing an unknown order is an error that writes
+//!   nothing.
+//! - `a_failed_line_cancels_the_whole_order`: an existing order id, or a line DynamoDB refuses
+//!   (over the 400 KB item limit), fails the order and leaves every table as it was.
+
+use std::collections::BTreeSet;
+
+use engine::world::log::RequestRecord;
+use engine::{AttributeValue, Client, Error, Item, World};
+use given::{Customer, Order, OrderItem, OrderStatus, OrderWithItems};
+use katas_testkit::items::item_text;
+use katas_testkit::{check_eq, fail, run, seeded, thousands, wrap, Failure, Rng};
+use learner::{
+    change_order_status, create_customer, create_table, customer, customer_by_email,
+    customer_orders, order, order_with_items, orders_by_status, place_order,
+};
+
+katas_testkit::learner! {
+    /// Creates the table and its indexes.
+    fn create_table(client: &Client) -> Result<(), Error>;
+    /// Stores a new customer's profile.
+    fn create_customer(client: &Client, customer: &Customer) -> Result<(), Error>;
+    /// Places an order with its lines in one transaction.
+    fn place_order(client: &Client, order: &Order, items: &[OrderItem]) -> Result<(), Error>;
+    /// Moves an order to another status.
+    fn change_order_status(client: &Client, order_id: &str, status: OrderStatus) -> Result<(), Error>;
+    /// Access pattern 1.
+    fn customer(client: &Client, customer_id: &str) -> Result<Option<Customer>, Error>;
+    /// Access pattern 2.
+    fn customer_orders(client: &Client, customer_id: &str, page_size: usize, cursor: Option<&str>) -> Result<given::Page<Order>, Error>;
+    /// Access pattern 3.
+    fn order_with_items(client: &Client, order_id: &str) -> Result<Option<OrderWithItems>, Error>;
+    /// Access pattern 4.
+    fn order(client: &Client, order_id: &str) -> Result<Option<Order>, Error>;
+    /// Access pattern 5.
+    fn orders_by_status(client: &Client, status: OrderStatus, limit: usize) -> Result<Vec<Order>, Error>;
+    /// Access pattern 6.
+    fn customer_by_email(client: &Client, email: &str) -> Result<Option<Customer>, Error>;
+}
+
+/// Runs the hidden tests against the learner's functions (called by the kata's glue binary).
+pub fn main(kata: Kata) -> ! {
+    install(kata);
+    run(vec![
+        seeded("one_table_with_typed_items", one_table_with_typed_items),
+        seeded("customer_profile", customer_profile),
+        seeded("customer_by_email", customer_by_email_test),
+        seeded(
+            "customer_orders_newest_first_in_pages",
+            customer_orders_newest_first_in_pages,
+        ),
+        seeded("order_by_id", order_by_id),
+        seeded(
+            "order_with_items_in_one_query",
+            order_with_items_in_one_query,
+        ),
+        seeded(
+            "orders_by_status_newest_first",
+            orders_by_status_newest_first,
+        ),
+        seeded(
+            "place_order_is_one_transaction",
+            place_order_is_one_transaction,
+        ),
+        seeded(
+            "status_change_moves_the_order",
+            status_change_moves_the_order,
+        ),
+        seeded(
+            "a_failed_line_cancels_the_whole_order",
+            a_failed_line_cancels_the_whole_order,
+        ),
+    ]);
+}
+
+// What each access pattern should be, said once for every failure message.
+const PROFILE_ADVICE: &str = "key the profile by the customer id (PK = CUSTOMER#<id>, \
+     SK = PROFILE) and read it with one GetItem";
+const EMAIL_ADVICE: &str = "query a global secondary index keyed by the email instead \
+     (e.g. GSI2PK = EMAIL#<email>, set only on profiles, so the index is sparse)";
+const CUSTOMER_ORDERS_ADVICE: &str = "keep an order reference in the customer's item \
+     collection (PK = CUSTOMER#<id>, SK = ORDER#<placed_at>#<order id>) and Query it with \
+     begins_with(SK, \"ORDER#\"), ScanIndexForward = false and Limit = page_size";
+const ORDER_WITH_ITEMS_ADVICE: &str = "store the order and its lines under ONE partition key \
+     (PK = ORDER#<id>: SK = META for the header, ITEM#0001, ITEM#0002 … for the lines) so that \
+     one Query returns the whole order — the join, done when the order was written";
+const ORDER_ADVICE: &str = "read the order header by its key with one GetItem \
+     (PK = ORDER#<id>, SK = META)";
+const STATUS_ADVICE: &str = "query the sparse status index instead (GSI1PK = STATUS#<status>, \
+     GSI1SK = <placed_at>, only on order headers; ScanIndexForward = false, Limit = limit), \
+     projecting the attributes an Order needs";
+
+// ---------------------------------------------------------------------------------------
+// The tests
+// ---------------------------------------------------------------------------------------
+
+/// Customers, order references, orders and lines share one table, each item typed.
+fn one_table_with_typed_items(seed: u64) {
+    let shop = Shop::build(seed);
+    let tables = shop.tables();
+    if tables.len() != 1 {
+        let counts: Vec<String> = tables
+            .iter()
+            .map(|t| format!("{t} ({} items)", shop.scan(t).len()))
+            .collect();
+        fail(format!(
+            "the shop is spread over {} tables: {}. Single-table design keeps customers, orders \
+             and order lines in ONE table, with generic key names (PK, SK, GSI1PK …), so that \
+             items read together share a partition key and one Query returns them together.",
+            tables.len(),
+            counts.join(", ")
+        ));
+    }
+    let items = shop.scan(&tables[0]);
+    let untyped: Vec<&Item> = items
+        .iter()
+        .filter(|i| !matches!(i.get("type"), Some(AttributeValue::S(_))))
+        .collect();
+    if let Some(first) = untyped.first() {
+        fail(format!(
+            "{} of the {} items in `{}` have no string attribute `type`, for example:\n{}\n\
+             In a single table, keys like PK = ORDER#o-9 mean little on their own: give every \
+             item a `type` (customer, orderref, order, item) saying what it is.",
+            untyped.len(),
+            items.len(),
+            tables[0],
+            item_text(first)
+        ));
+    }
+}
+
+/// Pattern 1: a customer's profile by id.
+fn customer_profile(seed: u64) {
+    let shop = Shop::build(seed);
+    let mut rng = Rng::new(seed ^ 1);
+    for _ in 0..5 {
+        let want = &shop.customers[rng.below(shop.customers.len() as u64) as usize];
+        let call = format!("customer({:?})", want.id);
+        let (got, log) = shop.measure(&call, |c| customer(c, &want.id));
+        check_eq(
+            Some(want.clone()),
+            got.clone(),
+            format!("{call} returned the wrong profile"),
+        );
+        shop.one_read(&call, &log, usize::from(got.is_some()), PROFILE_ADVICE);
+    }
+    let call = "customer(\"c-999\")".to_string();
+    let (got, log) = shop.measure(&call, |c| customer(c, "c-999"));
+    check_eq(None, got, format!("{call}: there is no customer c-999"));
+    shop.one_read(&call, &log, 0, PROFILE_ADVICE);
+}
+
+/// Pattern 6: a customer by email, through an index.
+fn customer_by_email_test(seed: u64) {
+    let shop = Shop::build(seed);
+    let mut rng = Rng::new(seed ^ 6);
+    for _ in 0..5 {
+        let want = &shop.customers[rng.below(shop.customers.len() as u64) as usize];
+        let call = format!("customer_by_email({:?})", want.email);
+        let (got, log) = shop.measure(&call, |c| customer_by_email(c, &want.email));
+        if got.is_none() {
+            fail(format!(
+                "{call} found nobody, but customer {} has that email (the test let the indexes \
+                 settle first). Does create_customer store the email where your lookup reads \
+                 it — an index key such as GSI2PK = EMAIL#<email>?",
+                want.id
+            ));
+        }
+        check_eq(
+            Some(want.clone()),
+            got,
+            format!("{call} returned the wrong customer"),
+        );
+        shop.one_read(&call, &log, 1, EMAIL_ADVICE);
+    }
+    let call = "customer_by_email(\"nobody@example.com\")".to_string();
+    let (got, log) = shop.measure(&call, |c| customer_by_email(c, "nobody@example.com"));
+    check_eq(None, got, format!("{call}: no customer has that email"));
+    shop.one_read(&call, &log, 0, EMAIL_ADVICE);
+}
+
+/// Pattern 2: a customer's orders, newest first, one page per Query.
+fn customer_orders_newest_first_in_pages(seed: u64) {
+    let shop = Shop::build(seed);
+    let regular = shop.customers[0].id.clone();
+    let want = shop.orders_of(&regular);
+    for page_size in [4usize, 3, 100] {
+        let mut got: Vec<Order> = Vec::new();
+        let mut cursor: Option<String> = None;
+        let mut pages = 0;
+        loop {
+            pages += 1;
+            let call = format!(
+                "customer_orders({regular:?}, {page_size}, {})",
+                cursor
+                    .as_deref()
+                    .map_or("None".to_string(), |c| format!("Some({c:?})"))
+            );
+            let (page, log) = shop.measure(&call, |c| {
+                customer_orders(c, &regular, page_size, cursor.as_deref())
+            });
+            shop.one_read(&call, &log, page.items.len(), CUSTOMER_ORDERS_ADVICE);
+            if page.items.len() > page_size {
+                fail(format!(
+                    "{call} returned {} orders on one page, more than page_size = {page_size}: \
+                     pass the page size as the Query's Limit",
+                    page.items.len()
+                ));
+            }
+            let more = want.len() > got.len() + page.items.len();
+            if more && page.items.len() < page_size {
+                fail(format!(
+                    "{call} returned {} orders although page_size is {page_size} and {} more \
+                     orders follow: a page should be full unless it is the last one (Limit = \
+                     page_size on a Query whose key condition selects only order items — \
+                     begins_with(SK, \"ORDER#\") — rather than a FilterExpression)",
+                    page.items.len(),
+                    want.len() - got.len() - page.items.len()
+                ));
+            }
+            got.extend(page.items);
+            match page.next_cursor {
+                Some(next) if pages <= want.len() / page_size + 1 => cursor = Some(next),
+                Some(next) => fail(format!(
+                    "customer_orders({regular:?}, {page_size}, …) still returned a cursor \
+                     ({next:?}) after {pages} pages, for a customer with {} orders: the cursor \
+                     must move past the orders already shown (pass LastEvaluatedKey back as \
+                     ExclusiveStartKey) and be None on the last page",
+                    want.len()
+                )),
+                None => break,
+            }
+        }
+        check_eq(
+            &want,
+            &got,
+            format!(
+                "the pages of customer_orders({regular:?}, {page_size}, …) put together should be \
+                 all {} orders of {regular}, newest first (by placed_at), each exactly once",
+                want.len()
+            ),
+        );
+    }
+
+    // A customer who never ordered: an empty page and no cursor.
+    let idle = shop
+        .customers
+        .last()
+        .map(|c| c.id.clone())
+        .unwrap_or_default();
+    let call = format!("customer_orders({idle:?}, 4, None)");
+    let (page, log) = shop.measure(&call, |c| customer_orders(c, &idle, 4, None));
+    shop.one_read(&call, &log, page.items.len(), CUSTOMER_ORDERS_ADVICE);
+    check_eq(
+        Vec::<Order>::new(),
+        page.items,
+        format!("{call}: {idle} has placed no order"),
+    );
+    check_eq(
+        None,
+        page.next_cursor,
+        format!("{call}: a customer without orders has no next page"),
+    );
+}
+
+/// Pattern 4: an order by its id alone.
+fn order_by_id(seed: u64) {
+    let shop = Shop::build(seed);
+    let mut rng = Rng::new(seed ^ 4);
+    for _ in 0..5 {
+        let (want, _) = &shop.orders[rng.below(shop.orders.len() as u64) as usize];
+        let call = format!("order({:?})", want.id);
+        let (got, log) = shop.measure(&call, |c| order(c, &want.id));
+        check_eq(
+            Some(want.clone()),
+            got.clone(),
+            format!("{call} returned the wrong order"),
+        );
+        shop.one_read(&call, &log, 1, ORDER_ADVICE);
+    }
+    let call = "order(\"o-nope\")".to_string();
+    let (got, log) = shop.measure(&call, |c| order(c, "o-nope"));
+    check_eq(None, got, format!("{call}: there is no order o-nope"));
+    shop.one_read(&call, &log, 0, ORDER_ADVICE);
+}
+
+/// Pattern 3: an order with its lines, in one Query — a 12-line order included.
+fn order_with_items_in_one_query(seed: u64) {
+    let shop = Shop::build(seed);
+    let mut rng = Rng::new(seed ^ 3);
+    let mut picks = vec![BIG_ORDER.to_string()];
+    for _ in 0..3 {
+        picks.push(
+            shop.orders[rng.below(shop.orders.len() as u64) as usize]
+                .0
+                .id
+                .clone(),
+        );
+    }
+    for id in picks {
+        let (header, lines) = shop
+            .orders
+            .iter()
+            .find(|(o, _)| o.id == id)
+            .cloned()
+            .unwrap_or_else(|| fail(format!("the test lost order {id}")));
+        let call = format!("order_with_items({id:?})");
+        let (got, log) = shop.measure(&call, |c| order_with_items(c, &id));
+        shop.one_read(&call, &log, 1 + lines.len(), ORDER_WITH_ITEMS_ADVICE);
+        if log.len() == 1 && log[0].operation != "Query" {
+            fail(format!(
+                "{call} used one {} — an order and its {} lines are several items: one Query \
+                 over their shared partition key returns them all",
+                log[0].operation,
+                lines.len()
+            ));
+        }
+        let Some(got) = got else {
+            fail(format!("{call} returned None, but order {id} was placed"))
+        };
+        check_eq(&header, &got.order, format!("{call}: the order header"));
+        let sorted = |v: &[OrderItem]| {
+            let mut v = v.to_vec();
+            v.sort_by(|a, b| a.sku.cmp(&b.sku).then(a.quantity.cmp(&b.quantity)));
+            v
+        };
+        if got.items != lines && sorted(&got.items) == sorted(&lines) {
+            Failure::compare(
+                wrap(&format!(
+                    "{call} returned the right {} lines in the wrong order: lines come back in \
+                     sort-key order, and as text ITEM#10 sorts before ITEM#2. Zero-pad the line \
+                     number in the sort key (ITEM#0001, ITEM#0002 …).",
+                    lines.len()
+                )),
+                format!("{lines:#?}"),
+                format!("{:#?}", got.items),
+            )
+            .raise();
+        }
+        check_eq(
+            &lines,
+            &got.items,
+            format!("{call}: the lines, in the order they were placed"),
+        );
+    }
+    let call = "order_with_items(\"o-nope\")".to_string();
+    let (got, log) = shop.measure(&call, |c| order_with_items(c, "o-nope"));
+    check_eq(
+        None::<OrderWithItems>,
+        got,
+        format!("{call}: there is no order o-nope"),
+    );
+    shop.one_read(&call, &log, 0, ORDER_WITH_ITEMS_ADVICE);
+}
+
+/// Pattern 5: the warehouse's lists, newest first, through the status index.
+fn orders_by_status_newest_first(seed: u64) {
+    let shop = Shop::build(seed);
+    for status in OrderStatus::ALL {
+        let all = shop.orders_in(status);
+        for limit in [5usize, 1_000] {
+            let want: Vec<Order> = all.iter().take(limit).cloned().collect();
+            let call = format!("orders_by_status({status:?}, {limit})");
+            let (got, log) = shop.measure(&call, |c| orders_by_status(c, status, limit));
+            shop.one_read(&call, &log, got.len(), STATUS_ADVICE);
+            check_eq(
+                &want,
+                &got,
+                format!(
+                    "{call} should return the {} newest of the {} {} orders, newest first (by \
+                     placed_at)",
+                    want.len(),
+                    all.len(),
+                    status.as_str()
+                ),
+            );
+        }
+    }
+}
+
+/// Placing an order is one TransactWriteItems, and the order appears in every view.
+fn place_order_is_one_transaction(seed: u64) {
+    let shop = Shop::build(seed);
+    let buyer = shop.customers[1].id.clone();
+    let lines = vec![
+        line("TEA-GREEN-100G", 2, 650),
+        line("MUG-STONE", 1, 1_800),
+        line("FILTER-PAPER", 3, 250),
+    ];
+    let new = Order {
+        id: "o-new".into(),
+        customer_id: buyer.clone(),
+        placed_at: "2026-02-01T12:00:00Z".into(),
+        status: OrderStatus::Placed,
+        total_cents: total(&lines),
+    };
+    let call = "place_order(\"o-new\", 3 lines)";
+    let ((), log) = shop.measure(call, |c| place_order(c, &new, &lines));
+    let writes: Vec<&RequestRecord> = log.iter().filter(|r| is_write(r.operation)).collect();
+    let tx = writes
+        .iter()
+        .filter(|r| r.operation == "TransactWriteItems")
+        .count();
+    if writes.len() != 1 || tx != 1 {
+        fail(format!(
+            "{call} sent {} write request{} ({}): an order, its reference and its lines must be \
+             written together or not at all — one TransactWriteItems with a Put per item. \
+             Separate writes can leave half an order behind when one of them fails.",
+            writes.len(),
+            if writes.len() == 1 { "" } else { "s" },
+            describe(&writes)
+        ));
+    }
+    shop.world.settle();
+    let got = must("order(\"o-new\")", order(&shop.client, "o-new"));
+    check_eq(Some(new.clone()), got, "order(\"o-new\") after place_order");
+    let got = must(
+        "order_with_items(\"o-new\")",
+        order_with_items(&shop.client, "o-new"),
+    );
+    check_eq(
+        Some(OrderWithItems {
+            order: new.clone(),
+            items: lines.clone(),
+        }),
+        got,
+        "order_with_items(\"o-new\") after place_order",
+    );
+    let page = must(
+        &format!("customer_orders({buyer:?}, 1, None)"),
+        customer_orders(&shop.client, &buyer, 1, None),
+    );
+    check_eq(
+        vec![new.clone()],
+        page.items,
+        format!("customer_orders({buyer:?}, 1, None): o-new is {buyer}'s newest order"),
+    );
+    let placed = must(
+        "orders_by_status(Placed, 1)",
+        orders_by_status(&shop.client, OrderStatus::Placed, 1),
+    );
+    check_eq(
+        vec![new],
+        placed,
+        "orders_by_status(Placed, 1) once the index settled: o-new is the newest placed order",
+    );
+}
+
+/// A status change moves the order from one status list to the other once the index
+/// settles; an unknown order is an error and writes nothing.
+fn status_change_moves_the_order(seed: u64) {
+    let shop = Shop::build(seed);
+    let mut rng = Rng::new(seed ^ 8);
+    let placed = shop.orders_in(OrderStatus::Placed);
+    let moved = placed[rng.below(placed.len() as u64) as usize].clone();
+    let call = format!("change_order_status({:?}, Shipped)", moved.id);
+    must(
+        &call,
+        change_order_status(&shop.client, &moved.id, OrderStatus::Shipped),
+    );
+    shop.world.settle();
+    let want = Order {
+        status: OrderStatus::Shipped,
+        ..moved.clone()
+    };
+
+    let got = must(
+        &format!("order({:?})", moved.id),
+        order(&shop.client, &moved.id),
+    );
+    check_eq(
+        Some(want.clone()),
+        got,
+        format!("order({:?}) after {call}", moved.id),
+    );
+    let still = must(
+        "orders_by_status(Placed, 1000)",
+        orders_by_status(&shop.client, OrderStatus::Placed, 1_000),
+    );
+    if still.iter().any(|o| o.id == moved.id) {
+        fail(format!(
+            "after {call} and a settled index, orders_by_status(Placed, 1000) still lists {}: \
+             the status index key must change with the status (SET status = :s, GSI1PK = \
+             STATUS#<new status>), or the warehouse ships it twice",
+            moved.id
+        ));
+    }
+    let shipped = must(
+        "orders_by_status(Shipped, 1000)",
+        orders_by_status(&shop.client, OrderStatus::Shipped, 1_000),
+    );
+    let mut want_shipped = shop.orders_in(OrderStatus::Shipped);
+    want_shipped.push(want.clone());
+    want_shipped.sort_by(|a, b| b.placed_at.cmp(&a.placed_at));
+    check_eq(
+        &want_shipped,
+        &shipped,
+        format!(
+            "orders_by_status(Shipped, 1000) after {call}: {} joins the shipped orders, in \
+             placed_at order",
+            moved.id
+        ),
+    );
+    let mine = must(
+        &format!("customer_orders({:?}, 1000, None)", moved.customer_id),
+        customer_orders(&shop.client, &moved.customer_id, 1_000, None),
+    );
+    let listed = mine.items.iter().find(|o| o.id == moved.id).cloned();
+    check_eq(
+        Some(want),
+        listed,
+        format!(
+            "{}'s order list after {call}: where the status is copied (an order reference in \
+             the customer's collection), update every copy — in one transaction",
+            moved.customer_id
+        ),
+    );
+
+    // An order that does not exist: an error, and nothing written.
+    let before = shop.snapshot();
+    let call = "change_order_status(\"o-nope\", Paid)";
+    let result = change_order_status(&shop.client, "o-nope", OrderStatus::Paid);
+    let changes = shop.changes_since(&before);
+    if result.is_ok() {
+        fail(format!(
+            "{call} returned Ok, but there is no order o-nope{}. An UpdateItem creates the item \
+             when it does not exist: add ConditionExpression attribute_exists(PK), or read the \
+             order first, and return the error.",
+            if changes.is_empty() {
+                String::new()
+            } else {
+                format!(" — and it wrote:\n{changes}")
+            }
+        ));
+    }
+    if !changes.is_empty() {
+        fail(format!(
+            "{call} failed — good — but wrote to the table on the way:\n{changes}\nAn UpdateItem \
+             creates a missing item: condition every update on attribute_exists(PK)."
+        ));
+    }
+}
+
+/// An order that fails — its id exists already, or a line is over DynamoDB's 400 KB item
+/// limit — leaves every table exactly as it was.
+fn a_failed_line_cancels_the_whole_order(seed: u64) {
+    let shop = Shop::build(seed);
+
+    // 1. The order id exists already (another customer's order).
+    let (existing, existing_lines) = shop.orders[7].clone();
+    let other = shop
+        .customers
+        .iter()
+        .find(|c| c.id != existing.customer_id)
+        .map(|c| c.id.clone())
+        .unwrap_or_default();
+    let lines = vec![
+        line("KETTLE-STEEL", 1, 4_900),
+        line("TEA-BLACK-250G", 2, 900),
+    ];
+    let clash = Order {
+        id: existing.id.clone(),
+        customer_id: other.clone(),
+        placed_at: "2026-02-02T09:00:00Z".into(),
+        status: OrderStatus::Placed,
+        total_cents: total(&lines),
+    };
+    let before = shop.snapshot();
+    let call = format!(
+        "place_order({:?} for {other}) while {:?} already exists (placed by {})",
+        existing.id, existing.id, existing.customer_id
+    );
+    let result = place_order(&shop.client, &clash, &lines);
+    let changes = shop.changes_since(&before);
+    if result.is_ok() {
+        fail(format!(
+            "{call} returned Ok: it overwrote an existing order. Condition the order header's \
+             Put on attribute_not_exists(PK), so the transaction is cancelled \
+             (TransactionCanceledException, reason ConditionalCheckFailed) and nothing is \
+             written.{}",
+            if changes.is_empty() {
+                String::new()
+            } else {
+                format!("\nWhat it changed:\n{changes}")
+            }
+        ));
+    }
+    if !changes.is_empty() {
+        fail(format!(
+            "{call} failed — good — but left changes behind:\n{changes}\nWrite the order, its \
+             reference and its lines in ONE TransactWriteItems: when any action fails, the \
+             transaction is cancelled and nothing is written."
+        ));
+    }
+    shop.world.settle();
+    let kept = must(
+        &format!("order_with_items({:?})", existing.id),
+        order_with_items(&shop.client, &existing.id),
+    );
+    check_eq(
+        Some(OrderWithItems {
+            order: existing.clone(),
+            items: existing_lines,
+        }),
+        kept,
+        format!("order {} after the refused duplicate", existing.id),
+    );
+
+    // 2. The third line is larger than DynamoDB's 400 KB item limit.
+    let lines = vec![
+        line("TEA-OOLONG-100G", 1, 1_200),
+        line("MUG-GLASS", 2, 1_400),
+        line(&"ENGRAVING-".repeat(41_000), 1, 2_500),
+    ];
+    let huge = Order {
+        id: "o-huge".into(),
+        customer_id: other.clone(),
+        placed_at: "2026-02-03T10:00:00Z".into(),
+        status: OrderStatus::Placed,
+        total_cents: total(&lines),
+    };
+    let before = shop.snapshot();
+    let call = "place_order(\"o-huge\") whose third line's sku is 410,000 bytes";
+    let result = place_order(&shop.client, &huge, &lines);
+    let changes = shop.changes_since(&before);
+    if result.is_ok() {
+        fail(format!(
+            "{call} returned Ok, but DynamoDB refuses items over 400 KB \
+             (ValidationException: Item size has exceeded the maximum allowed size) — was the \
+             error dropped?"
+        ));
+    }
+    if !changes.is_empty() {
+        fail(format!(
+            "{call} failed — good — but the lines before it were written anyway:\n{changes}\n\
+             Put the order, its reference and every line in ONE TransactWriteItems: a line \
+             DynamoDB refuses then cancels the whole order."
+        ));
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The shop the tests fill
+// ---------------------------------------------------------------------------------------
+
+/// The order with twelve lines: its line numbers go past 9.
+const BIG_ORDER: &str = "o-big";
+
+struct Shop {
+    world: World,
+    client: Client,
+    customers: Vec<Customer>,
+    /// Every order as placed, with its lines.
+    orders: Vec<(Order, Vec<OrderItem>)>,
+}
+
+const FIRST_NAMES: [&str; 12] = [
+    "Ana", "Bo", "Chen", "Dara", "Emil", "Fatou", "Goran", "Hana", "Ines", "Jon", "Kemal", "Lea",
+];
+const SKUS: [(&str, u64); 8] = [
+    ("TEA-GREEN-100G", 650),
+    ("TEA-BLACK-250G", 900),
+    ("MUG-STONE", 1_800),
+    ("KETTLE-STEEL", 4_900),
+    ("FILTER-PAPER", 250),
+    ("HONEY-JAR", 1_100),
+    ("TEAPOT-CAST", 6_500),
+    ("SPOON-SET", 1_500),
+];
+
+impl Shop {
+    /// A world with the learner's table, 24 customers and about 110 orders, settled.
+    fn build(seed: u64) -> Shop {
+        let world = World::new(seed);
+        let client = world.client();
+        must("create_table()", create_table(&client));
+        let mut rng = Rng::new(seed);
+
+        let customers: Vec<Customer> = (1..=24)
+            .map(|n| {
+                let first = FIRST_NAMES[(n - 1) % FIRST_NAMES.len()];
+                Customer {
+                    id: format!("c-{n:03}"),
+                    name: format!("{first} {}", ["Silva", "Berg", "Okafor", "Novak"][n % 4]),
+                    email: format!("{}.{n}@example.com", first.to_lowercase()),
+                }
+            })
+            .collect();
+        for c in &customers {
+            must(
+                &format!("create_customer({:?})", c.id),
+                create_customer(&client, c),
+            );
+        }
+
+        // Unique timestamps a few minutes to a few hours apart, handed out in random order.
+        let count = 110;
+        let mut minutes = 8 * 60;
+        let mut stamps: Vec<String> = (0..count)
+            .map(|_| {
+                minutes += 1 + rng.below(300);
+                iso(minutes)
+            })
+            .collect();
+        shuffle(&mut stamps, &mut rng);
+
+        let mut orders = Vec::new();
+        let mut ids = BTreeSet::new();
+        for (i, placed_at) in stamps.into_iter().enumerate() {
+            // c-001 is a regular with 10 orders; the last customer never orders; every status
+            // is represented by at least two orders.
+            let customer_id = if i < 10 {
+                customers[0].id.clone()
+            } else {
+                customers[1 + rng.below(customers.len() as u64 - 2) as usize]
+                    .id
+                    .clone()
+            };
+            let status = if i < 10 {
+                OrderStatus::ALL[i % 5]
+            } else {
+                OrderStatus::ALL[rng.below(5) as usize]
+            };
+            let id = if i == 12 {
+                BIG_ORDER.to_string()
+            } else {
+                loop {
+                    let id = format!("o-{:05}", rng.below(100_000));
+                    if ids.insert(id.clone()) {
+                        break id;
+                    }
+                }
+            };
+            let n_lines = if id == BIG_ORDER {
+                12
+            } else {
+                1 + rng.below(4)
+            };
+            let lines: Vec<OrderItem> = (0..n_lines)
+                .map(|_| {
+                    let (sku, price) = SKUS[rng.below(SKUS.len() as u64) as usize];
+                    line(sku, 1 + rng.below(3) as u32, price)
+                })
+                .collect();
+            let order = Order {
+                id,
+                customer_id,
+                placed_at,
+                status,
+                total_cents: total(&lines),
+            };
+            must(
+                &format!("place_order({:?}, {} lines)", order.id, lines.len()),
+                place_order(&client, &order, &lines),
+            );
+            orders.push((order, lines));
+        }
+        world.settle();
+        Shop {
+            world,
+            client,
+            customers,
+            orders,
+        }
+    }
+
+    /// A customer's orders, newest first.
+    fn orders_of(&self, customer_id: &str) -> Vec<Order> {
+        let mut v: Vec<Order> = self
+            .orders
+            .iter()
+            .map(|(o, _)| o.clone())
+            .filter(|o| o.customer_id == customer_id)
+            .collect();
+        v.sort_by(|a, b| b.placed_at.cmp(&a.placed_at));
+        v
+    }
+
+    /// The orders in a status, newest first.
+    fn orders_in(&self, status: OrderStatus) -> Vec<Order> {
+        let mut v: Vec<Order> = self
+            .orders
+            .iter()
+            .map(|(o, _)| o.clone())
+            .filter(|o| o.status == status)
+            .collect();
+        v.sort_by(|a, b| b.placed_at.cmp(&a.placed_at));
+        v
+    }
+
+    /// Runs one call of the learner's code; returns its value and the requests it sent.
+    fn measure<T>(
+        &self,
+        call: &str,
+        f: impl FnOnce(&Client) -> Result<T, Error>,
+    ) -> (T, Vec<RequestRecord>) {
+        let first = self.world.request_totals().requests;
+        let value = must(call, f(&self.client));
+        let log = self
+            .world
+            .request_log()
+            .into_iter()
+            .filter(|r| r.seq >= first)
+            .collect();
+        (value, log)
+    }
+
+    /// Fails unless `log` is exactly one GetItem or one Query.
+    fn one_read(&self, call: &str, log: &[RequestRecord], returned: usize, advice: &str) {
+        let scans: Vec<&RequestRecord> = log.iter().filter(|r| r.operation == "Scan").collect();
+        if !scans.is_empty() {
+            let tables: BTreeSet<String> = scans
+                .iter()
+                .flat_map(|r| r.tables.iter().map(|t| t.to_string()))
+                .collect();
+            let read: i64 = tables.iter().map(|t| self.item_count(t)).sum();
+            let units: f64 = scans.iter().map(|r| r.read_units).sum();
+            fail(format!(
+                "{call} used a Scan that read {} items ({} RCU, {} page{}) to return {returned} \
+                 — a Scan reads the whole table on every call, so it gets slower and dearer as \
+                 the shop grows. {}",
+                thousands(read),
+                units.ceil(),
+                scans.len(),
+                if scans.len() == 1 { "" } else { "s" },
+                capitalised(advice)
+            ));
+        }
+        match log {
+            [] => fail(format!(
+                "{call} sent no request to DynamoDB: read the answer from the table"
+            )),
+            [one] if one.operation == "GetItem" || one.operation == "Query" => {}
+            [one] => fail(format!(
+                "{call} used {}: each access pattern should be one GetItem or one Query — {advice}",
+                describe(&[one])
+            )),
+            many => fail(format!(
+                "{call} sent {} requests ({}): each access pattern must be served by exactly one \
+                 GetItem or one Query. Joining in code costs a round trip per table and is not \
+                 atomic — {advice}",
+                many.len(),
+                describe(&many.iter().collect::<Vec<_>>())
+            )),
+        }
+    }
+
+    fn tables(&self) -> Vec<String> {
+        self.client
+            .list_tables()
+            .send()
+            .map(|o| o.table_names().to_vec())
+            .unwrap_or_else(|e| fail(format!("the test could not list the tables: {e}")))
+    }
+
+    fn item_count(&self, table: &str) -> i64 {
+        self.client
+            .describe_table()
+            .table_name(table)
+            .send()
+            .ok()
+            .and_then(|d| d.table().map(|t| t.item_count()))
+            .unwrap_or(0)
+    }
+
+    /// Every item of a table (strongly consistent, every page).
+    fn scan(&self, table: &str) -> Vec<Item> {
+        let mut items = Vec::new();
+        let mut start: Option<Item> = None;
+        loop {
+            let page = self
+                .client
+                .scan()
+                .table_name(table)
+                .consistent_read(true)
+                .set_exclusive_start_key(start.take())
+                .send()
+                .unwrap_or_else(|e| fail(format!("the test could not scan `{table}`: {e}")));
+            items.extend(page.items().iter().cloned());
+            match page.last_evaluated_key() {
+                Some(k) => start = Some(k.clone()),
+                None => return items,
+            }
+        }
+    }
+
+    /// Every item of every table, as text (one entry per item).
+    fn snapshot(&self) -> BTreeSet<String> {
+        self.tables()
+            .iter()
+            .flat_map(|t| {
+                self.scan(t)
+                    .iter()
+                    .map(|i| format!("{t}: {}", item_text(i).replace('\n', " ")))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    /// What changed since `before`, as lines `+ item` / `- item` (empty if nothing did).
+    fn changes_since(&self, before: &BTreeSet<String>) -> String {
+        let after = self.snapshot();
+        let clip = |s: &String| {
+            if s.len() > 300 {
+                format!("{}…", &s[..s.floor_char_boundary_compat(300)])
+            } else {
+                s.clone()
+            }
+        };
+        let mut out: Vec<String> = Vec::new();
+        for gone in before.difference(&after) {
+            out.push(format!("  - {}", clip(gone)));
+        }
+        for new in after.difference(before) {
+            out.push(format!("  + {}", clip(new)));
+        }
+        out.join("\n")
+    }
+}
+
+/// `str::floor_char_boundary` is unstable; the snapshots are ASCII apart from the learner's
+/// strings, so walk back to a boundary by hand.
+trait FloorBoundary {
+    fn floor_char_boundary_compat(&self, at: usize) -> usize;
+}
+
+impl FloorBoundary for String {
+    fn floor_char_boundary_compat(&self, mut at: usize) -> usize {
+        at = at.min(self.len());
+        while !self.is_char_boundary(at) {
+            at -= 1;
+        }
+        at
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Small helpers
+// ---------------------------------------------------------------------------------------
+
+fn line(sku: &str, quantity: u32, unit_price_cents: u64) -> OrderItem {
+    OrderItem {
+        sku: sku.to_string(),
+        quantity,
+        unit_price_cents,
+    }
+}
+
+fn total(lines: &[OrderItem]) -> u64 {
+    lines
+        .iter()
+        .map(|l| u64::from(l.quantity) * l.unit_price_cents)
+        .sum()
+}
+
+/// Minutes since 2026-01-01T00:00 as an ISO 8601 timestamp (within the first 60 days).
+fn iso(minutes: u64) -> String {
+    let (day, rest) = (minutes / 1440, minutes % 1440);
+    let (month, dom) = if day < 31 {
+        (1, day + 1)
+    } else {
+        (2, day - 30)
+    };
+    format!(
+        "2026-{month:02}-{dom:02}T{:02}:{:02}:00Z",
+        rest / 60,
+        rest % 60
+    )
+}
+
+fn shuffle<T>(v: &mut [T], rng: &mut Rng) {
+    for i in (1..v.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        v.swap(i, j);
+    }
+}
+
+fn is_write(operation: &str) -> bool {
+    matches!(
+        operation,
+        "PutItem" | "UpdateItem" | "DeleteItem" | "BatchWriteItem" | "TransactWriteItems"
+    )
+}
+
+/// `GetItem on shop, Query on shop (index GSI1)`.
+fn describe(records: &[&RequestRecord]) -> String {
+    if records.is_empty() {
+        return "none".to_string();
+    }
+    records
+        .iter()
+        .map(|r| {
+            let tables: Vec<&str> = r.tables.iter().map(|t| &**t).collect();
+            let mut s = format!("{} on {}", r.operation, tables.join(" + "));
+            if let Some(i) = &r.index {
+                s.push_str(&format!(" (index {i})"));
+            }
+            if let Some(e) = r.error {
+                s.push_str(&format!(", failed with {e}"));
+            }
+            s
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The value of a call of the learner's code, or a failure that says which call failed.
+fn must<T>(call: &str, result: Result<T, Error>) -> T {
+    result.unwrap_or_else(|e| {
+        let advice = match &e {
+            Error::ResourceNotFound { .. } => {
+                "\nDoes create_table() create the table (and the index) this call reads?"
+            }
+            Error::TransactionCanceled { .. } => {
+                "\nThe cancellation reasons (one per action, in order) say which action failed."
+            }
+            _ => "",
+        };
+        let reasons: Vec<String> = e
+            .cancellation_reasons()
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.code != "None")
+            .map(|(i, r)| {
+                format!(
+                    "action {i}: {} {}",
+                    r.code,
+                    r.message.clone().unwrap_or_default()
+                )
+            })
+            .collect();
+        let reasons = if reasons.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", reasons.join("; "))
+        };
+        fail(format!("{call} failed: {e}{reasons}{advice}"))
+    })
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}

@@ -1,0 +1,653 @@
+//! Hidden tests of the `stream-read-model` kata.
+//!
+//! Each test creates the `orders` table (stream `NEW_AND_OLD_IMAGES`, TTL on `expires_at`),
+//! lets the learner create the read model's table, subscribes the learner's `handle` to the
+//! stream through an event source mapping, changes orders, lets the world settle (every
+//! record delivered, every TTL deletion done) and compares the learner's read model —
+//! through `customer_stats` and `status_count` only — with one the test recomputes from the
+//! orders table itself:
+//!
+//! - `applies_inserts_modifies_and_removes`: exactly-once delivery, one change at a time:
+//!   INSERT counts an order, MODIFY moves a status count or adjusts spend, a delete takes the
+//!   order out again. The readers answer from the read model, never from `orders`.
+//! - `ttl_deletes_leave_the_read_model`: an order deleted by TTL (a REMOVE from the service)
+//!   stops counting, like a deleted one.
+//! - `survives_redelivery_retries_and_a_split`: a seeded random workload of inserts, status
+//!   and total changes, overwrites, deletes and expiries, delivered at least once — 30% of the
+//!   batches redelivered, the function "timing out" partway through some batches (so the batch
+//!   is retried whole after part of it was applied), and the orders table split into more
+//!   partitions (parent shards before child shards). Nothing may be counted twice or missed.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use engine::types::{
+    AttributeDefinition, EventSourceMapping, KeySchemaElement, KeyType, ProvisionedThroughput,
+    Record, ScalarAttributeType, StartingPosition, StreamSpecification, StreamViewType,
+    TimeToLiveSpecification,
+};
+use engine::{item, AttributeValue, Client, Error, Item, World, WorldConfig};
+use given::{CustomerStats, ORDERS_TABLE, STATUSES};
+use katas_testkit::{fail, run, seeded, test, thousands, wrap, Failure, Rng};
+use learner::{create_read_model_table, customer_stats, handle, status_count};
+
+katas_testkit::learner! {
+    /// Creates the read model's table.
+    fn create_read_model_table(client: &Client) -> Result<(), Error>;
+    /// The stream handler.
+    fn handle(client: &Client, records: &[engine::types::Record]) -> Result<(), Error>;
+    /// A customer's figures, as the read model has them.
+    fn customer_stats(client: &Client, customer_id: &str) -> Result<CustomerStats, Error>;
+    /// How many orders are in `status`, as the read model has it.
+    fn status_count(client: &Client, status: &str) -> Result<i64, Error>;
+}
+
+/// Runs the hidden tests against the learner's functions (called by the kata's glue binary).
+pub fn main(kata: Kata) -> ! {
+    install(kata);
+    run(vec![
+        test(
+            "applies_inserts_modifies_and_removes",
+            applies_inserts_modifies_and_removes,
+        ),
+        test(
+            "ttl_deletes_leave_the_read_model",
+            ttl_deletes_leave_the_read_model,
+        ),
+        seeded(
+            "survives_redelivery_retries_and_a_split",
+            survives_redelivery_retries_and_a_split,
+        ),
+    ]);
+}
+
+/// Retries of one failing batch before the event source mapping discards it.
+const MAX_RETRIES: i64 = 8;
+
+// ---------------------------------------------------------------------------------------
+// The tests
+// ---------------------------------------------------------------------------------------
+
+/// INSERT, MODIFY (status, total, both) and REMOVE, each delivered exactly once.
+fn applies_inserts_modifies_and_removes() {
+    let scene = Scene::new(1, Delivery::exactly_once());
+
+    scene.put("o-1", "c-1", "PLACED", 1_000, None);
+    scene.put("o-2", "c-1", "PLACED", 2_500, None);
+    scene.put("o-3", "c-2", "PAID", 700, None);
+    scene.check(
+        "after three INSERT records (o-1 and o-2 of c-1, o-3 of c-2)",
+        "An INSERT record's new image is a new order: count it for its customer (order_count \
+         + 1, spend_cents + total_cents) and for its status.",
+    );
+
+    scene.update(
+        "o-1",
+        "SET #status = :v",
+        AttributeValue::S("SHIPPED".into()),
+    );
+    scene.check(
+        "after a MODIFY record moved o-1 from PLACED to SHIPPED",
+        "A MODIFY record carries the old and the new image: the order leaves its old status \
+         (PLACED − 1) and joins the new one (SHIPPED + 1); the customer still has the same \
+         number of orders.",
+    );
+
+    scene.update(
+        "o-2",
+        "SET total_cents = :v",
+        AttributeValue::N("3100".into()),
+    );
+    scene.check(
+        "after a MODIFY record changed o-2's total from 2,500 to 3,100",
+        "When the total changes, the customer's spend changes by new − old total (+600 here); \
+         the order count does not move.",
+    );
+
+    scene.put("o-3", "c-2", "CANCELLED", 0, None);
+    scene.check(
+        "after a PutItem replaced o-3 (PAID, 700) with (CANCELLED, 0) — one MODIFY record",
+        "An overwrite is a MODIFY too: take the old image's contribution out (PAID − 1, spend \
+         − 700) and put the new one's in (CANCELLED + 1, spend + 0).",
+    );
+
+    scene.delete("o-2");
+    scene.check(
+        "after a REMOVE record: o-2 (c-1, PLACED, 3,100) was deleted",
+        "A REMOVE record has only the old image: the order leaves the read model — its \
+         customer's count and spend, and its status count, go down. A handler that only looks \
+         at new images misses every delete.",
+    );
+
+    // The readers answer from the read model.
+    let first = scene.world.request_totals().requests;
+    let _ = customer_stats(&scene.client, "c-1");
+    let _ = status_count(&scene.client, "PLACED");
+    let touched_orders = scene
+        .world
+        .request_log()
+        .iter()
+        .filter(|r| r.seq >= first)
+        .any(|r| r.touches(ORDERS_TABLE));
+    if touched_orders {
+        fail(
+            "customer_stats / status_count read the `orders` table: a read model answers from \
+             its own items, kept up to date by the stream handler — computing the figures from \
+             the orders on every read is the query the read model exists to avoid",
+        );
+    }
+}
+
+/// An order removed by TTL stops counting, like a deleted one.
+fn ttl_deletes_leave_the_read_model() {
+    let scene = Scene::new(2, Delivery::exactly_once());
+    let soon = scene.world.epoch_seconds() + 30;
+    scene.put("o-1", "c-1", "PLACED", 1_200, Some(soon));
+    scene.put("o-2", "c-1", "PLACED", 800, None);
+    scene.put("o-3", "c-2", "SHIPPED", 450, Some(soon + 5));
+    scene.world.settle();
+    if scene.order_exists("o-1") || scene.order_exists("o-3") {
+        fail("test setup: the TTL sweeper did not delete the expired orders");
+    }
+    scene.check(
+        "after DynamoDB's TTL sweeper deleted the expired orders o-1 (c-1, PLACED, 1,200) and \
+         o-3 (c-2, SHIPPED, 450)",
+        "A TTL deletion arrives as a REMOVE record made by the service (record.is_ttl_delete(), \
+         userIdentity dynamodb.amazonaws.com). This read model mirrors the live table: an \
+         expired order leaves it exactly like a deleted one.",
+    );
+}
+
+/// A random workload delivered at least once — redeliveries, partial failures and retries,
+/// partition splits — must leave the read model equal to the table.
+fn survives_redelivery_retries_and_a_split(seed: u64) {
+    let scene = Scene::new(seed, Delivery::at_least_once(seed));
+    let mut rng = Rng::new(seed);
+    let customers: Vec<String> = (1..=12).map(|n| format!("c-{n:02}")).collect();
+    let mut live: Vec<String> = Vec::new();
+    let mut next_id = 0;
+    let mut ops: BTreeMap<&str, u32> = BTreeMap::new();
+    for _ in 0..240 {
+        let roll = rng.below(100);
+        let kind = if live.len() < 5 || roll < 40 {
+            next_id += 1;
+            let id = format!("o-{next_id:04}");
+            let customer = &customers[rng.below(customers.len() as u64) as usize];
+            let status = STATUSES[rng.below(3) as usize];
+            let expires =
+                (rng.below(8) == 0).then(|| scene.world.epoch_seconds() + 5 + rng.below(60));
+            scene.put(&id, customer, status, cents(&mut rng), expires);
+            live.push(id);
+            "insert"
+        } else {
+            let at = rng.below(live.len() as u64) as usize;
+            let id = live[at].clone();
+            if !scene.order_exists(&id) {
+                // Expired and swept by TTL since it was written: its REMOVE is in the stream.
+                live.swap_remove(at);
+                "expiry seen"
+            } else if roll < 65 {
+                let status = STATUSES[rng.below(STATUSES.len() as u64) as usize];
+                scene.update(&id, "SET #status = :v", AttributeValue::S(status.into()));
+                "status change"
+            } else if roll < 78 {
+                let total = AttributeValue::N(cents(&mut rng).to_string());
+                scene.update(&id, "SET total_cents = :v", total);
+                "total change"
+            } else if roll < 88 {
+                let customer = scene.customer_of(&id);
+                let status = STATUSES[rng.below(STATUSES.len() as u64) as usize];
+                scene.put(&id, &customer, status, cents(&mut rng), None);
+                "overwrite"
+            } else {
+                scene.delete(&id);
+                live.swap_remove(at);
+                "delete"
+            }
+        };
+        if kind != "expiry seen" {
+            *ops.entry(kind).or_default() += 1;
+        }
+        scene
+            .world
+            .advance(Duration::from_millis(20 + rng.below(150)));
+    }
+    scene.world.settle();
+
+    let splits = scene
+        .world
+        .partition_splits(ORDERS_TABLE)
+        .map(|s| s.len())
+        .unwrap_or(0);
+    let stats = scene
+        .world
+        .consumer_stats(scene.consumer)
+        .unwrap_or_default();
+    let delivery = scene.delivery.lock().map(|d| d.clone()).unwrap_or_default();
+    if splits == 0 || stats.batches_redelivered == 0 || delivery.injected == 0 {
+        fail(format!(
+            "test setup: the scenario lacks a split ({splits}), a redelivery \
+             ({}) or an injected failure ({})",
+            stats.batches_redelivered, delivery.injected
+        ));
+    }
+    let story = format!(
+        "after {} changes to the orders table ({}) delivered at least once: {} of {} batches \
+         delivered a second time after they succeeded, {} batches cut short partway (the \
+         function \"timed out\") and retried whole, and {} partition split{} of `orders` (a \
+         parent shard read before its children)",
+        ops.values().sum::<u32>(),
+        ops.iter()
+            .map(|(k, v)| format!("{v} {k}s"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        stats.batches_redelivered,
+        stats.batches_succeeded,
+        delivery.injected,
+        splits,
+        if splits == 1 { "" } else { "s" },
+    );
+    scene.check(
+        &story,
+        "At-least-once delivery: the same record can reach handle() two, three times. Applying \
+         it again must change nothing — remember which records were applied (their eventID, or \
+         per order the sequence number of the last record applied) in the same transaction as \
+         the figures, so that a record is applied exactly once however often it is delivered.",
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// The scene: the orders table, the learner's read model, the subscription
+// ---------------------------------------------------------------------------------------
+
+/// How the event source mapping delivers, and what the test injected.
+#[derive(Clone, Debug, Default)]
+struct Delivery {
+    redelivery_probability: f64,
+    /// Chance that an invocation "times out" after handling part of its batch.
+    timeout_probability: f64,
+    rng_seed: u64,
+    /// Invocations cut short by the test.
+    injected: u64,
+    /// Errors handle() returned, newest last (at most 5 kept).
+    errors: Vec<String>,
+    error_count: u64,
+}
+
+impl Delivery {
+    fn exactly_once() -> Delivery {
+        Delivery::default()
+    }
+
+    fn at_least_once(seed: u64) -> Delivery {
+        Delivery {
+            redelivery_probability: 0.3,
+            timeout_probability: 0.15,
+            rng_seed: seed ^ 0x5eed,
+            ..Delivery::default()
+        }
+    }
+}
+
+struct Scene {
+    world: World,
+    client: Client,
+    consumer: u32,
+    delivery: Arc<Mutex<Delivery>>,
+    /// Customers the test wrote orders for.
+    written: Mutex<BTreeSet<String>>,
+}
+
+impl Scene {
+    fn new(seed: u64, delivery: Delivery) -> Scene {
+        let world = World::with_config(WorldConfig {
+            seed,
+            // Small partitions: the orders table splits while the workload runs, and its
+            // stream's shards with it.
+            partition_size_limit: 2_000,
+            ttl_sweep_interval_s: 10,
+            ttl_delete_delay_s: 0,
+            ..WorldConfig::default()
+        });
+        let client = world.client();
+        let setup = |what: &str, r: Result<(), Error>| {
+            r.unwrap_or_else(|e| fail(format!("test setup: {what} failed: {e}")))
+        };
+        setup(
+            "creating `orders`",
+            client
+                .create_table()
+                .table_name(ORDERS_TABLE)
+                // Provisioned small: one partition to start with, split as orders arrive.
+                .provisioned_throughput(ProvisionedThroughput::new(200, 200))
+                .attribute_definitions(AttributeDefinition::new("order_id", ScalarAttributeType::S))
+                .key_schema(KeySchemaElement::new("order_id", KeyType::Hash))
+                .stream_specification(StreamSpecification::enabled(
+                    StreamViewType::NewAndOldImages,
+                ))
+                .send()
+                .map(|_| ()),
+        );
+        setup(
+            "enabling TTL on `orders`",
+            client
+                .update_time_to_live()
+                .table_name(ORDERS_TABLE)
+                .time_to_live_specification(TimeToLiveSpecification::new(true, "expires_at"))
+                .send()
+                .map(|_| ()),
+        );
+        if let Err(e) = create_read_model_table(&client) {
+            fail(format!("create_read_model_table() failed: {e}"));
+        }
+
+        let mapping = EventSourceMapping {
+            batch_size: 8,
+            starting_position: StartingPosition::TrimHorizon,
+            maximum_retry_attempts: MAX_RETRIES,
+            bisect_batch_on_function_error: false,
+            poll_interval: Duration::from_millis(250),
+            redelivery_probability: delivery.redelivery_probability,
+        };
+        let rng = Mutex::new(Rng::new(delivery.rng_seed));
+        let delivery = Arc::new(Mutex::new(delivery));
+        let shared = Arc::clone(&delivery);
+        let handler_client = client.clone();
+        let consumer = world
+            .subscribe(ORDERS_TABLE, mapping, move |records: &[Record]| {
+                let cut = {
+                    let mut d = shared.lock().unwrap_or_else(|p| p.into_inner());
+                    let mut rng = rng.lock().unwrap_or_else(|p| p.into_inner());
+                    let roll = rng.below(1_000) as f64 / 1_000.0;
+                    if roll < d.timeout_probability {
+                        d.injected += 1;
+                        Some(rng.below(records.len() as u64 + 1) as usize)
+                    } else {
+                        None
+                    }
+                };
+                if let Some(done) = cut {
+                    // The function handles part of the batch, then Lambda stops it: the
+                    // whole batch comes again.
+                    let _ = handle(&handler_client, &records[..done]);
+                    return Err(format!(
+                        "Task timed out after handling {done} of {} records",
+                        records.len()
+                    ));
+                }
+                handle(&handler_client, records).map_err(|e| {
+                    let mut d = shared.lock().unwrap_or_else(|p| p.into_inner());
+                    d.error_count += 1;
+                    d.errors.push(e.to_string());
+                    if d.errors.len() > 5 {
+                        d.errors.remove(0);
+                    }
+                    e.to_string()
+                })
+            })
+            .unwrap_or_else(|e| fail(format!("test setup: subscribing failed: {e}")));
+        Scene {
+            world,
+            client,
+            consumer,
+            delivery,
+            written: Mutex::new(BTreeSet::new()),
+        }
+    }
+
+    fn put(&self, id: &str, customer: &str, status: &str, total: u64, expires: Option<u64>) {
+        let mut item = item! {
+            "order_id" => id, "customer_id" => customer, "status" => status, "total_cents" => total,
+        };
+        self.written
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(customer.to_string());
+        if let Some(at) = expires {
+            item.insert("expires_at".into(), AttributeValue::N(at.to_string()));
+        }
+        self.client
+            .put_item()
+            .table_name(ORDERS_TABLE)
+            .set_item(Some(item))
+            .send()
+            .unwrap_or_else(|e| fail(format!("test setup: writing order {id} failed: {e}")));
+    }
+
+    fn update(&self, id: &str, expression: &str, value: AttributeValue) {
+        let mut update = self
+            .client
+            .update_item()
+            .table_name(ORDERS_TABLE)
+            .key("order_id", AttributeValue::S(id.into()))
+            .update_expression(expression)
+            .condition_expression("attribute_exists(order_id)")
+            .expression_attribute_values(":v", value);
+        if expression.contains("#status") {
+            update = update.expression_attribute_names("#status", "status");
+        }
+        update
+            .send()
+            .unwrap_or_else(|e| fail(format!("test setup: updating order {id} failed: {e}")));
+    }
+
+    fn delete(&self, id: &str) {
+        self.client
+            .delete_item()
+            .table_name(ORDERS_TABLE)
+            .key("order_id", AttributeValue::S(id.into()))
+            .send()
+            .unwrap_or_else(|e| fail(format!("test setup: deleting order {id} failed: {e}")));
+    }
+
+    fn get(&self, id: &str) -> Option<Item> {
+        self.client
+            .get_item()
+            .table_name(ORDERS_TABLE)
+            .key("order_id", AttributeValue::S(id.into()))
+            .consistent_read(true)
+            .send()
+            .unwrap_or_else(|e| fail(format!("test setup: reading order {id} failed: {e}")))
+            .item()
+            .cloned()
+    }
+
+    fn order_exists(&self, id: &str) -> bool {
+        self.get(id).is_some()
+    }
+
+    fn customer_of(&self, id: &str) -> String {
+        self.get(id)
+            .and_then(|i| i.get("customer_id").and_then(|v| v.as_s().ok()).cloned())
+            .unwrap_or_default()
+    }
+
+    /// Every order now in the table (strongly consistent).
+    fn orders(&self) -> Vec<Item> {
+        let mut items = Vec::new();
+        let mut start: Option<Item> = None;
+        loop {
+            let page = self
+                .client
+                .scan()
+                .table_name(ORDERS_TABLE)
+                .consistent_read(true)
+                .set_exclusive_start_key(start.take())
+                .send()
+                .unwrap_or_else(|e| fail(format!("test setup: scanning orders failed: {e}")));
+            items.extend(page.items().iter().cloned());
+            match page.last_evaluated_key() {
+                Some(k) => start = Some(k.clone()),
+                None => return items,
+            }
+        }
+    }
+
+    /// Settles the world, then compares the learner's read model with the one recomputed
+    /// from the orders table; fails with `moment` and `lesson` if they differ.
+    fn check(&self, moment: &str, lesson: &str) {
+        self.world.settle();
+        self.fail_on_handler_errors(moment);
+
+        let mut want = Model::default();
+        for order in self.orders() {
+            let text = |n: &str| order.get(n).and_then(|v| v.as_s().ok()).cloned();
+            let (Some(customer), Some(status)) = (text("customer_id"), text("status")) else {
+                continue;
+            };
+            let total = order
+                .get("total_cents")
+                .and_then(AttributeValue::as_number)
+                .and_then(|n| n.to_i64())
+                .unwrap_or(0);
+            let c = want.customers.entry(customer).or_default();
+            c.order_count += 1;
+            c.spend_cents += total;
+            *want.statuses.entry(status).or_default() += 1;
+        }
+        for s in STATUSES {
+            want.statuses.entry(s.to_string()).or_default();
+        }
+        // Every customer the test wrote for, including those with no order left.
+        for c in self.known_customers() {
+            want.customers.entry(c).or_default();
+        }
+
+        let mut got = Model::default();
+        for customer in want.customers.keys() {
+            let stats = customer_stats(&self.client, customer)
+                .unwrap_or_else(|e| fail(format!("customer_stats({customer:?}) failed: {e}")));
+            got.customers.insert(customer.clone(), stats);
+        }
+        for status in want.statuses.keys() {
+            let n = status_count(&self.client, status)
+                .unwrap_or_else(|e| fail(format!("status_count({status:?}) failed: {e}")));
+            got.statuses.insert(status.clone(), n);
+        }
+        if want == got {
+            return;
+        }
+        let over = want
+            .customers
+            .iter()
+            .any(|(k, w)| got.customers[k].order_count > w.order_count)
+            || want.statuses.iter().any(|(k, w)| got.statuses[k] > *w);
+        let under = want
+            .customers
+            .iter()
+            .any(|(k, w)| got.customers[k].order_count < w.order_count)
+            || want.statuses.iter().any(|(k, w)| got.statuses[k] < *w);
+        let diffs = want.differences(&got);
+        let verdict = match (over, under) {
+            (true, true) => {
+                "some counts are too high and some too low: records were applied more than \
+                 once (an INSERT counted twice, a REMOVE taken out twice) or not at all"
+            }
+            (true, false) => "it counts orders that are not in the table (or counts some twice)",
+            (false, true) => "orders in the table are missing from it (or were taken out twice)",
+            (false, false) => "the spend differs",
+        };
+        Failure::compare(
+            wrap(&format!(
+                "{moment}, the read model does not match the orders table — {verdict}:\n{diffs}\n{lesson}"
+            )),
+            want.text(),
+            got.text(),
+        )
+        .raise();
+    }
+
+    /// Every customer an order was written for, including those with no order left.
+    fn known_customers(&self) -> Vec<String> {
+        let written = self.written.lock().unwrap_or_else(|p| p.into_inner());
+        written.iter().cloned().collect()
+    }
+
+    /// Fails if the consumer discarded records (the handler kept failing) or if handle()
+    /// returned errors the test did not cause.
+    fn fail_on_handler_errors(&self, moment: &str) {
+        let stats = self.world.consumer_stats(self.consumer).unwrap_or_default();
+        let d = self.delivery.lock().map(|d| d.clone()).unwrap_or_default();
+        if stats.records_discarded > 0 {
+            fail(format!(
+                "{moment}: handle() returned an error for the same batch {} times in a row, so the \
+                 event source mapping gave up and discarded {} record{} — those changes never \
+                 reach the read model. handle() returned {} error{} in all; the last: {}",
+                MAX_RETRIES + 1,
+                stats.records_discarded,
+                if stats.records_discarded == 1 { "" } else { "s" },
+                d.error_count,
+                if d.error_count == 1 { "" } else { "s" },
+                d.errors.last().cloned().unwrap_or_default()
+            ));
+        }
+    }
+}
+
+/// A read model: per customer count and spend, per status count.
+#[derive(Debug, Default, PartialEq)]
+struct Model {
+    customers: BTreeMap<String, CustomerStats>,
+    statuses: BTreeMap<String, i64>,
+}
+
+impl Model {
+    fn text(&self) -> String {
+        let mut out = String::new();
+        for (c, s) in &self.customers {
+            let _ = writeln!(
+                out,
+                "customer {c}: {}, {} cents",
+                orders(s.order_count),
+                thousands(s.spend_cents)
+            );
+        }
+        for (s, n) in &self.statuses {
+            let _ = writeln!(out, "status {s}: {}", orders(*n));
+        }
+        out
+    }
+
+    /// The lines that differ, `table … / read model …`, at most eight.
+    fn differences(&self, got: &Model) -> String {
+        let mut lines = Vec::new();
+        for (c, w) in &self.customers {
+            let g = got.customers.get(c).copied().unwrap_or_default();
+            if *w != g {
+                lines.push(format!(
+                    "  customer {c}: the table holds {} worth {} cents; the read model says {}, {} cents",
+                    orders(w.order_count),
+                    thousands(w.spend_cents),
+                    orders(g.order_count),
+                    thousands(g.spend_cents)
+                ));
+            }
+        }
+        for (s, w) in &self.statuses {
+            let g = got.statuses.get(s).copied().unwrap_or_default();
+            if *w != g {
+                lines.push(format!(
+                    "  status {s}: the table holds {}; the read model says {g}",
+                    orders(*w)
+                ));
+            }
+        }
+        let more = lines.len().saturating_sub(8);
+        lines.truncate(8);
+        if more > 0 {
+            lines.push(format!("  … and {more} more"));
+        }
+        lines.join("\n")
+    }
+}
+
+/// `1 order`, `3 orders`.
+fn orders(n: i64) -> String {
+    format!("{n} order{}", if n == 1 { "" } else { "s" })
+}
+
+fn cents(rng: &mut Rng) -> u64 {
+    (5 + rng.below(200)) * 50
+}
