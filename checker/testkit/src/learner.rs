@@ -9,7 +9,10 @@
 //! [`learner!`](crate::learner!) writes the plumbing from the signatures, once per kata:
 //!
 //! ```
-//! mod given { pub struct Error; }
+//! mod given {
+//!     #[derive(Debug)]
+//!     pub struct Error;
+//! }
 //! katas_testkit::learner! {
 //!     /// Records one like.
 //!     fn increment(post: &str, n: u64) -> Result<(), given::Error>;
@@ -18,9 +21,16 @@
 //! // `fn install(kata: Kata)` (once, before the tests run) and a module `learner` with
 //! // `pub fn increment(post: &str, n: u64) -> Result<(), given::Error>` that calls the
 //! // installed function, so test bodies call `learner::increment(..)` as if it were the crate.
-//! fn pretend(post: &str, n: u64) -> Result<(), given::Error> { let _ = (post, n); Ok(()) }
-//! install(Kata { increment: pretend });
-//! assert!(learner::increment("p", 1).is_ok());
+//!
+//! fn pretend(post: &str, n: u64) -> Result<(), given::Error> {
+//!     let _ = (post, n);
+//!     Ok(())
+//! }
+//!
+//! fn main() {
+//!     install(Kata { increment: pretend });
+//!     assert!(learner::increment("p", 1).is_ok());
+//! }
 //! ```
 //!
 //! The glue binary is then `fn main() { hidden::main(hidden::Kata { increment:

@@ -49,9 +49,12 @@
 //!
 //! # Seeds
 //!
-//! A [`seeded`] test gets a seed: by default a fixed one derived from the test's name, so a
-//! verdict never flickers between runs; `KATAS_SEED=<n>` replaces it, so the seed printed with
-//! a failure replays it exactly (`katas run <kata> --seed <n>`).
+//! A [`seeded`] test runs its scenario [`SEEDS_PER_TEST`] times, each with its own seed: by
+//! default fixed ones derived from the test's name, so a verdict never flickers between runs,
+//! and more than one, so a bug that only one seed's workload shows does not slip through. The
+//! first seed that fails is the one reported (each run announces itself with a `start` event,
+//! so a crash is blamed on the right seed too); `KATAS_SEED=<n>` runs that one seed alone, so
+//! the seed printed with a failure replays it exactly (`katas run <kata> --seed <n>`).
 //!
 //! # Arguments
 //!
@@ -243,11 +246,24 @@ pub fn seeded(name: &str, body: impl Fn(u64) + 'static) -> Test {
     }
 }
 
+/// How many seeds a [`seeded`] test runs when no seed is given.
+pub const SEEDS_PER_TEST: usize = 3;
+
 /// The default seed of a test: FNV-1a of its name, so it is stable across runs and machines.
 pub fn default_seed(name: &str) -> u64 {
     name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
+}
+
+/// The seeds a [`seeded`] test runs by default: [`default_seed`] first, then the next ones of
+/// a generator seeded with it.
+pub fn default_seeds(name: &str) -> Vec<u64> {
+    let first = default_seed(name);
+    let mut rng = Rng::new(first);
+    let mut seeds = vec![first];
+    seeds.extend((1..SEEDS_PER_TEST).map(|_| rng.next_u64()));
+    seeds
 }
 
 fn parse_seed(text: &str) -> Option<u64> {
@@ -353,21 +369,26 @@ pub fn run(tests: Vec<Test>) -> ! {
 
     let (mut passed, mut failed) = (0u32, 0u32);
     for t in selected {
-        let seed = t
-            .seeded
-            .then(|| seed_override.unwrap_or_else(|| default_seed(&t.name)));
-        emit(json!({"event": "start", "test": t.name, "seed": seed}));
-        PANIC_LOCATION.with(|p| p.borrow_mut().take());
-        let outcome = panic::catch_unwind(AssertUnwindSafe(|| (t.body)(seed)));
-        let (ok, failure) = match outcome {
-            Ok(()) => (true, Failure::default()),
-            Err(payload) => (false, panic_text(payload.as_ref())),
+        let seeds: Vec<Option<u64>> = match (t.seeded, seed_override) {
+            (false, _) => vec![None],
+            (true, Some(seed)) => vec![Some(seed)],
+            (true, None) => default_seeds(&t.name).into_iter().map(Some).collect(),
         };
-        let location = if ok {
-            None
-        } else {
-            PANIC_LOCATION.with(|p| p.borrow_mut().take())
-        };
+        let mut ok = true;
+        let mut failure = Failure::default();
+        let mut location = None;
+        let mut seed = None;
+        for s in seeds {
+            seed = s;
+            emit(json!({"event": "start", "test": t.name, "seed": seed}));
+            PANIC_LOCATION.with(|p| p.borrow_mut().take());
+            if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| (t.body)(seed))) {
+                ok = false;
+                failure = panic_text(payload.as_ref());
+                location = PANIC_LOCATION.with(|p| p.borrow_mut().take());
+                break;
+            }
+        }
         if ok {
             passed += 1;
         } else {
@@ -399,6 +420,11 @@ mod tests {
         assert_eq!(parse_seed("0x10"), Some(16));
         assert_eq!(parse_seed(" 42 "), Some(42));
         assert_eq!(parse_seed("x"), None);
+        let seeds = default_seeds("a");
+        assert_eq!(seeds.len(), SEEDS_PER_TEST);
+        assert_eq!(seeds[0], default_seed("a"));
+        assert_eq!(seeds, default_seeds("a"));
+        assert!(seeds[1] != seeds[0] && seeds[2] != seeds[1]);
     }
 
     #[test]

@@ -5,43 +5,12 @@
 //!
 //! Run `cargo katas` (watch mode) and save this file to check it.
 
-use std::fmt;
-
 use engine::{Client, Error};
+use given::ReserveError;
 
-/// The table the tests create for you: `inventory`, partition key `sku` (string), on-demand.
-/// A product's stock is the number attribute `stock` of its item.
-#[allow(dead_code)]
-const TABLE: &str = "inventory";
-
-/// Why a reservation did not happen.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ReserveError {
-    /// Fewer than the requested units are in stock; nothing was reserved. `available` is the
-    /// stock at the moment the reservation was refused (0 for a product never restocked).
-    OutOfStock { available: u64 },
-    /// The engine refused the request for another reason.
-    Engine(Error),
-}
-
-impl From<Error> for ReserveError {
-    fn from(e: Error) -> Self {
-        ReserveError::Engine(e)
-    }
-}
-
-impl fmt::Display for ReserveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReserveError::OutOfStock { available } => {
-                write!(f, "out of stock ({available} available)")
-            }
-            ReserveError::Engine(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl std::error::Error for ReserveError {}
+// The table the tests create for you: `given::TABLE` (`inventory`, partition key `sku`,
+// on-demand); a product's stock is the number attribute `stock` of its item. The types you
+// return are in the kata's given part: checker/katas/conditional-stock/given/src/lib.rs.
 
 /// Takes `qty` units (at least 1) of `sku` out of stock, atomically, and returns the stock
 /// left. If fewer than `qty` are in stock, nothing changes and the error carries the current
