@@ -223,9 +223,6 @@ pub fn yield_now() {
 /// The gate in front of every request: on a scheduled thread, waits for its turn and returns
 /// the thread's client index; elsewhere (or inside an advance's turn) returns `None` at once.
 pub(crate) fn gate() -> Option<usize> {
-    if std::env::var("MUTATE").is_ok() {
-        return CURRENT.with(|c| c.borrow().as_ref().map(|s| s.index));
-    }
     let (scheduler, index) = CURRENT.with(|current| {
         let current = current.borrow();
         let slot = current.as_ref()?;
@@ -351,11 +348,7 @@ impl Scheduler {
             inner: Mutex::new(Inner {
                 status: vec![Status::Running; n],
                 turn: None,
-                rng: Rng::new(if std::env::var("MUTATE2").is_ok() {
-                    0
-                } else {
-                    seed ^ SCHEDULE_SEED_SALT
-                }),
+                rng: Rng::new(seed ^ SCHEDULE_SEED_SALT),
                 cancelled: false,
                 first_panic: None,
             }),
