@@ -10,6 +10,7 @@ use crate::cli::{Args, Command, Context};
 use crate::manifest::Kata;
 use crate::report;
 use crate::runner::{self, scratch, CheckResult, Progress};
+use crate::state::Revealed;
 
 /// Shown by `katas solution` before the kata passed.
 const SOLUTION_LOCKED: &str = "the reference solution unlocks once the kata passes \
@@ -193,12 +194,17 @@ pub fn check_and_record(cx: &mut Context, kata: &Kata) -> Result<CheckResult> {
     let mut progress = stderr_progress();
     let result = runner::check(&cx.root, kata, &cx.check, &mut progress)?;
     let before = cx.state.state.passed.contains(&kata.name);
-    if result.passed() != before {
-        if result.passed() {
-            cx.state.state.passed.insert(kata.name.clone());
-        } else {
-            cx.state.state.passed.remove(&kata.name);
-        }
+    let failing_before = cx.state.state.failing.get(&kata.name).cloned();
+    if result.passed() {
+        cx.state.state.passed.insert(kata.name.clone());
+    } else {
+        cx.state.state.passed.remove(&kata.name);
+    }
+    let failing = result.first_failure().map(|t| t.name.clone());
+    cx.state
+        .state
+        .record_failing(&kata.name, failing.as_deref());
+    if result.passed() != before || failing != failing_before {
         cx.state.save()?;
     }
     Ok(result)
@@ -211,7 +217,15 @@ fn run(cx: &mut Context, name: Option<&str>, json: bool) -> Result<i32> {
         println!("{}", serde_json::to_string_pretty(&result)?);
     } else {
         println!("{} — {}\n", kata.name.bold(), kata.title);
-        for line in report::verdict_lines(&kata, &result) {
+        let unseen = crate::sources::unseen_by_grading(&cx.root, &kata);
+        let ask = format!("`cargo katas hint {}`", kata.name);
+        let shown = report::Shown {
+            test_hints: cx.state.state.test_hints_seen.get(&kata.name),
+            untouched_starter: crate::sources::is_untouched_starter(&cx.root, &kata),
+            ask: &ask,
+            unseen_by_grading: &unseen,
+        };
+        for line in report::verdict_lines(&kata, &result, &shown) {
             println!("{line}");
         }
     }
@@ -220,22 +234,19 @@ fn run(cx: &mut Context, name: Option<&str>, json: bool) -> Result<i32> {
 
 fn hint(cx: &mut Context, name: Option<&str>) -> Result<i32> {
     let kata = cx.kata_or_current(name)?.clone();
-    if kata.hints.is_empty() {
+    if kata.hints.is_empty() && kata.test_hints.is_empty() {
         println!("`{}` has no hints", kata.name);
         return Ok(0);
     }
+    let revealed = cx.state.state.reveal_next_hint(&kata);
+    cx.state.save()?;
     let seen = cx
         .state
         .state
         .hints_seen
-        .entry(kata.name.clone())
-        .or_insert(0);
-    let already_all = *seen as usize >= kata.hints.len();
-    if !already_all {
-        *seen += 1;
-    }
-    let seen = *seen as usize;
-    cx.state.save()?;
+        .get(&kata.name)
+        .copied()
+        .unwrap_or(0) as usize;
     for (i, h) in kata.hints.iter().take(seen).enumerate() {
         println!(
             "{} {h}\n",
@@ -244,8 +255,19 @@ fn hint(cx: &mut Context, name: Option<&str>) -> Result<i32> {
                 .bold()
         );
     }
-    if already_all {
-        println!("{}", crate::watch::texts::NO_MORE_HINTS.dimmed());
+    let tests = cx.state.state.test_hints_seen.get(&kata.name);
+    for (test, h) in &kata.test_hints {
+        if tests.is_some_and(|t| t.contains(test)) {
+            println!("{} {h}\n", format!("hint for {test}:").cyan().bold());
+        }
+    }
+    match revealed {
+        Revealed::NoMore => println!("{}", crate::watch::texts::NO_MORE_HINTS.dimmed()),
+        Revealed::Test(t) => println!(
+            "{}",
+            format!("(new: the hint for the failing test {t})").dimmed()
+        ),
+        Revealed::Level(_) => {}
     }
     Ok(0)
 }
@@ -263,7 +285,7 @@ fn verify(cx: &mut Context) -> Result<i32> {
         );
         let r = check_and_record(cx, k)?;
         if !r.passed() {
-            let first = report::verdict_lines(k, &r)
+            let first = report::verdict_lines(k, &r, &report::Shown::default())
                 .into_iter()
                 .next()
                 .unwrap_or_default();

@@ -24,5 +24,6 @@ pub mod quiz;
 pub mod report;
 pub mod root;
 pub mod runner;
+pub mod sources;
 pub mod state;
 pub mod watch;

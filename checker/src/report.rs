@@ -1,8 +1,16 @@
 //! Turning a [`CheckResult`] into what a learner reads: the verdict, the first failing test
-//! with its message, seed, coloured diff and hint, and the other tests at a glance.
+//! with its message, seed and coloured diff, and the other tests at a glance.
+//!
+//! Design decision: hints are given when asked, never before. A failing test's own hint is
+//! shown only once the learner has asked for it ([`Shown::test_hints`]); until then the screen
+//! says that one is there and how to ask. And an untouched starter gets the task, not a
+//! failure report: every test fails on it by design, and the first test's message already
+//! names the function to write first.
 //!
 //! Everything renders to lines (`Vec<String>`, ANSI colours via `colored`), so `katas run`,
 //! watch mode and tests share one renderer; tests switch colours off and assert on text.
+
+use std::collections::BTreeSet;
 
 use colored::Colorize;
 use similar::{ChangeTag, TextDiff};
@@ -15,9 +23,39 @@ const OUTPUT_LINES: usize = 20;
 /// Lines of a diff shown before cutting.
 const DIFF_LINES: usize = 60;
 
+/// What the learner has asked to see, and what their sources are.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Shown<'a> {
+    /// Tests whose own hint the learner asked for (`None`: none yet).
+    pub test_hints: Option<&'a BTreeSet<String>>,
+    /// The kata's `src/` is still the shipped starter.
+    pub untouched_starter: bool,
+    /// How to ask for the next hint where the lines are shown (`"press h"`).
+    pub ask: &'a str,
+    /// Files changed outside the kata's `src/` that grading will not see.
+    pub unseen_by_grading: &'a [String],
+}
+
 /// The verdict of a check, ready to print.
-pub fn verdict_lines(kata: &Kata, r: &CheckResult) -> Vec<String> {
+pub fn verdict_lines(kata: &Kata, r: &CheckResult, shown: &Shown) -> Vec<String> {
     let mut out = Vec::new();
+    if !shown.unseen_by_grading.is_empty() {
+        out.push(format!(
+            "{} grading builds only your src/, with the shipped Cargo.toml, given part and \
+             tests; it will not see:",
+            "!".yellow().bold()
+        ));
+        for f in shown.unseen_by_grading {
+            out.push(format!("    {f}").yellow().to_string());
+        }
+        out.push(
+            "  (undo with `git checkout -- <file>`; a new file: delete it)"
+                .dimmed()
+                .to_string(),
+        );
+        out.push(String::new());
+    }
+
     let (earned, max) = r.score();
     let total = r.tests.len();
     let failing = r.tests.iter().filter(|t| !t.passed()).count();
@@ -91,7 +129,11 @@ pub fn verdict_lines(kata: &Kata, r: &CheckResult) -> Vec<String> {
     if let Some(t) = r.first_failure() {
         if !matches!(r.verdict, Verdict::CompileError { .. }) {
             out.push(String::new());
-            out.extend(test_lines(kata, t));
+            if shown.untouched_starter && r.verdict == Verdict::Failed {
+                out.extend(task_lines(kata, r));
+            } else {
+                out.extend(test_lines(kata, t, shown));
+            }
         }
     }
     if r.tests.len() > 1 {
@@ -131,8 +173,42 @@ fn in_test(test: &Option<String>) -> String {
         .unwrap_or_default()
 }
 
-/// One failing test: name, message, location, seed, diff, its output and its hint.
-pub fn test_lines(kata: &Kata, t: &TestResult) -> Vec<String> {
+/// The untouched starter: what to do, and where to start.
+fn task_lines(kata: &Kata, r: &CheckResult) -> Vec<String> {
+    let mut out = vec![
+        format!(
+            "{} your task is in {} — the starter compiles, and every hidden test fails until \
+             you write the code",
+            "→".cyan().bold(),
+            kata.readme().display()
+        ),
+        String::new(),
+    ];
+    if let Some(t) = r.first_failure() {
+        out.push(format!(
+            "{} the first test, {}, says:",
+            "start here:".bold(),
+            t.name.bold()
+        ));
+        if let Some(m) = &t.message {
+            out.extend(m.lines().map(|l| format!("  {l}")));
+        }
+    }
+    out.push(String::new());
+    out.push(
+        format!(
+            "edit {} and save: each save re-runs the tests",
+            kata.src_dir().join("lib.rs").display()
+        )
+        .dimmed()
+        .to_string(),
+    );
+    out
+}
+
+/// One failing test: name, message, location, seed, diff, its output, and its hint if the
+/// learner asked for it.
+pub fn test_lines(kata: &Kata, t: &TestResult, shown: &Shown) -> Vec<String> {
     let mut out = vec![format!("{} {}", "failing test:".bold(), t.name.bold())];
     if let Some(m) = &t.message {
         // Multi-line messages keep their indent (the test kit wraps them at 100 columns).
@@ -164,12 +240,19 @@ pub fn test_lines(kata: &Kata, t: &TestResult) -> Vec<String> {
     }
     if let Some(h) = kata.test_hints.get(&t.name) {
         out.push(String::new());
-        push_wrapped(
-            &mut out,
-            &"hint:".cyan().bold().to_string(),
-            "hint:".len(),
-            h,
-        );
+        if shown.test_hints.is_some_and(|seen| seen.contains(&t.name)) {
+            let label = "hint for this test:";
+            push_wrapped(&mut out, &label.cyan().bold().to_string(), label.len(), h);
+        } else if !shown.ask.is_empty() {
+            out.push(
+                format!(
+                    "(a hint for this test is there when you want it: {})",
+                    shown.ask
+                )
+                .dimmed()
+                .to_string(),
+            );
+        }
     }
     out
 }

@@ -37,6 +37,10 @@ pub struct State {
     pub passed: BTreeSet<String>,
     /// Highest hint level (1–3) seen per kata.
     pub hints_seen: BTreeMap<String, u32>,
+    /// Per kata, the hidden tests whose own hint the learner asked for.
+    pub test_hints_seen: BTreeMap<String, BTreeSet<String>>,
+    /// Per kata, the first test that failed in its last check (the hint `h` offers next).
+    pub failing: BTreeMap<String, String>,
     /// Best quiz score per lesson.
     pub quizzes: BTreeMap<String, QuizScore>,
 }
@@ -83,6 +87,8 @@ impl StateFile {
         let known = |n: &String| manifest.index_of(n).is_some();
         state.passed.retain(known);
         state.hints_seen.retain(|k, _| known(k));
+        state.test_hints_seen.retain(|k, _| known(k));
+        state.failing.retain(|k, _| known(k));
         if !state.current.as_ref().is_some_and(known) {
             state.current = first_unsolved(manifest, &state);
         }
@@ -98,6 +104,59 @@ impl StateFile {
         let text = serde_json::to_string_pretty(&self.state)?;
         std::fs::write(&self.path, text + "\n")
             .with_context(|| format!("cannot write {}", self.path.display()))
+    }
+}
+
+/// What one more "hint, please" revealed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Revealed {
+    /// Course hint level `n` (1-based).
+    Level(usize),
+    /// The hint of this failing test.
+    Test(String),
+    /// Everything is out already.
+    NoMore,
+}
+
+impl State {
+    /// Records a check of `kata`: which test failed first, if any.
+    pub fn record_failing(&mut self, kata: &str, failing: Option<&str>) {
+        match failing {
+            Some(t) => self.failing.insert(kata.to_string(), t.to_string()),
+            None => self.failing.remove(kata),
+        };
+    }
+
+    /// Reveals the next hint of `kata`. The order: the course's first level (a nudge), then
+    /// the hint of the test failing now (it speaks to what the learner is stuck on), then the
+    /// course's further levels; a failing test's hint that was not out yet comes last.
+    pub fn reveal_next_hint(&mut self, kata: &crate::manifest::Kata) -> Revealed {
+        let levels = self.hints_seen.get(&kata.name).copied().unwrap_or(0) as usize;
+        let test = self
+            .failing
+            .get(&kata.name)
+            .filter(|t| kata.test_hints.contains_key(*t))
+            .filter(|t| {
+                !self
+                    .test_hints_seen
+                    .get(&kata.name)
+                    .is_some_and(|seen| seen.contains(*t))
+            })
+            .cloned();
+        match test {
+            Some(t) if levels >= 1 || kata.hints.is_empty() => {
+                self.test_hints_seen
+                    .entry(kata.name.clone())
+                    .or_default()
+                    .insert(t.clone());
+                Revealed::Test(t)
+            }
+            _ if levels < kata.hints.len() => {
+                self.hints_seen.insert(kata.name.clone(), levels as u32 + 1);
+                Revealed::Level(levels + 1)
+            }
+            _ => Revealed::NoMore,
+        }
     }
 }
 
@@ -130,6 +189,31 @@ mod tests {
             Ok("title = \"t\"\ntrack = \"build-it\"\nlesson = \"l\"\n".to_string())
         })
         .unwrap()
+    }
+
+    #[test]
+    fn hints_come_when_asked_nudge_first_then_the_failing_tests_own() {
+        let m = Manifest::parse("version = 2\nkatas = [\"a\"]\n", |_| {
+            Ok("title = \"t\"\ntrack = \"model-it\"\nlesson = \"l\"\n\
+                hints = [\"1\", \"2\", \"3\"]\n[test_hints]\nx = \"for x\"\n"
+                .to_string())
+        })
+        .unwrap();
+        let k = &m.katas[0];
+        let mut s = State::default();
+        s.record_failing("a", Some("x"));
+        assert_eq!(s.reveal_next_hint(k), Revealed::Level(1));
+        assert_eq!(s.reveal_next_hint(k), Revealed::Test("x".into()));
+        assert_eq!(s.reveal_next_hint(k), Revealed::Level(2));
+        s.record_failing("a", Some("y")); // y has no hint of its own
+        assert_eq!(s.reveal_next_hint(k), Revealed::Level(3));
+        assert_eq!(s.reveal_next_hint(k), Revealed::NoMore);
+        let mut s = State::default();
+        s.record_failing("a", None);
+        assert_eq!(s.reveal_next_hint(k), Revealed::Level(1));
+        assert_eq!(s.reveal_next_hint(k), Revealed::Level(2));
+        s.record_failing("a", Some("x"));
+        assert_eq!(s.reveal_next_hint(k), Revealed::Test("x".into()));
     }
 
     fn temp_dir(tag: &str) -> PathBuf {

@@ -28,13 +28,17 @@ fn text(o: &Output) -> String {
 fn fail_edit_pass_and_the_commands_around_it() {
     let root = common::fresh_fixture("e2e");
 
-    // The starter fails; the exit code says so; the diff shows both values.
+    // The untouched starter fails; the exit code says so; the screen gives the task and
+    // where to start, not a failure report.
     let o = katas(&root, &["run"]);
     let t = text(&o);
     assert_eq!(o.status.code(), Some(1), "{t}");
     assert!(t.contains("3 of 3 hidden tests fail"), "{t}");
-    assert!(t.contains("failing test: formats_one_key"), "{t}");
-    assert!(t.contains("- COUNTER#3"), "{t}");
+    assert!(
+        t.contains("your task is in exercises/shard-key/README.md"),
+        "{t}"
+    );
+    assert!(t.contains("the first test, formats_one_key, says:"), "{t}");
 
     // The solution is locked before a pass.
     let o = katas(&root, &["solution", "shard-key"]);
@@ -46,7 +50,7 @@ fn fail_edit_pass_and_the_commands_around_it() {
     let t = text(&katas(&root, &["hint"]));
     assert!(t.contains("hint 1/3") && t.contains("hint 2/3"), "{t}");
 
-    // A half-right edit: the failing test and its per-test hint.
+    // A half-right edit: the failing test and its diff; its own hint only when asked.
     let lib = root.join("exercises/shard-key/src/lib.rs");
     let wrong = root.join("checker/katas/shard-key/solutions/wrong-off-by-one.rs");
     std::fs::copy(&wrong, &lib).unwrap();
@@ -54,8 +58,19 @@ fn fail_edit_pass_and_the_commands_around_it() {
     let t = text(&o);
     assert_eq!(o.status.code(), Some(1), "{t}");
     assert!(t.contains("failing test: lists_every_shard"), "{t}");
-    assert!(t.contains("Reads must visit every shard"), "{t}");
     assert!(t.contains("- expected   + your code"), "{t}");
+    assert!(!t.contains("Reads must visit every shard"), "{t}");
+    assert!(t.contains("`cargo katas hint shard-key`"), "{t}");
+    let t = text(&katas(&root, &["hint"]));
+    assert!(
+        t.contains("hint for lists_every_shard: Reads must visit every shard"),
+        "{t}"
+    );
+    let t = text(&katas(&root, &["run", "shard-key"]));
+    assert!(
+        t.contains("hint for this test: Reads must visit every shard"),
+        "{t}"
+    );
 
     // The fix passes, exit code 0, and progress is kept.
     let reference = root.join("checker/katas/shard-key/solutions/reference.rs");
@@ -106,4 +121,45 @@ fn a_corrupt_state_file_is_rebuilt_with_a_warning() {
     assert_eq!(o.status.code(), Some(0), "{t}");
     assert!(t.contains("warning:") && t.contains("corrupt"), "{t}");
     assert!(t.contains("← current"), "{t}");
+}
+
+/// A check at home says at once which of the learner's changes grading will not see.
+#[test]
+fn changes_grading_will_not_see_are_named() {
+    let root = common::fresh_fixture("e2e-unseen");
+    let git = |args: &[&str]| {
+        let o = std::process::Command::new("git")
+            .current_dir(&root)
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+            .args(args)
+            .output()
+            .expect("git runs");
+        assert!(o.status.success(), "git {args:?}: {}", text(&o));
+    };
+    git(&["init", "-q"]);
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "fixture"]);
+    let reference = root.join("checker/katas/shard-key/solutions/reference.rs");
+    std::fs::copy(&reference, root.join("exercises/shard-key/src/lib.rs")).unwrap();
+    let t = text(&katas(&root, &["run", "shard-key"]));
+    assert!(!t.contains("grading builds only"), "only src/ changed: {t}");
+
+    let manifest = root.join("exercises/shard-key/Cargo.toml");
+    let mut text_ = std::fs::read_to_string(&manifest).unwrap();
+    text_.push_str("# a learner's edit\n");
+    std::fs::write(&manifest, text_).unwrap();
+    std::fs::write(root.join("exercises/shard-key/build.rs"), "fn main() {}\n").unwrap();
+    let given = root.join("checker/katas/shard-key/given/src/lib.rs");
+    std::fs::write(&given, "pub const BASE: &str = \"X\";\n").unwrap();
+    let t = text(&katas(&root, &["run", "shard-key"]));
+    assert!(t.contains("grading builds only your src/"), "{t}");
+    assert!(
+        t.contains("exercises/shard-key/Cargo.toml (modified)"),
+        "{t}"
+    );
+    assert!(t.contains("exercises/shard-key/build.rs (added)"), "{t}");
+    assert!(
+        t.contains("checker/katas/shard-key/given/src/lib.rs (modified)"),
+        "{t}"
+    );
 }

@@ -90,7 +90,9 @@ pub(super) fn check_kata(root: &Path, k: &Kata, report: &mut DevReport) -> bool 
         );
     }
     if buildable {
-        if let Some(diff) = tree_difference(&root.join(k.starter()), &root.join(k.src_dir())) {
+        if let Some(diff) =
+            crate::sources::tree_difference(&root.join(k.starter()), &root.join(k.src_dir()))
+        {
             report.error(
                 name,
                 Some(&k.starter()),
@@ -162,46 +164,6 @@ pub(super) fn check_kata(root: &Path, k: &Kata, report: &mut DevReport) -> bool 
 }
 
 /// First difference between two file trees, as text.
-fn tree_difference(a: &Path, b: &Path) -> Option<String> {
-    let fa = files(a);
-    let fb = files(b);
-    for f in &fa {
-        if !fb.contains(f) {
-            return Some(format!("{} has no {}", b.display(), f.display()));
-        }
-    }
-    for f in &fb {
-        if !fa.contains(f) {
-            return Some(format!("{} has no {}", a.display(), f.display()));
-        }
-    }
-    for f in &fa {
-        if std::fs::read(a.join(f)).ok() != std::fs::read(b.join(f)).ok() {
-            return Some(format!("{} differs", f.display()));
-        }
-    }
-    None
-}
-
-fn files(dir: &Path) -> BTreeSet<PathBuf> {
-    fn walk(base: &Path, dir: &Path, out: &mut BTreeSet<PathBuf>) {
-        let Ok(rd) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for e in rd.filter_map(Result::ok) {
-            let p = e.path();
-            if p.is_dir() {
-                walk(base, &p, out);
-            } else if let Ok(rel) = p.strip_prefix(base) {
-                out.insert(rel.to_path_buf());
-            }
-        }
-    }
-    let mut out = BTreeSet::new();
-    walk(dir, dir, &mut out);
-    out
-}
-
 /// The manifest's `lesson` and the README's links into lessons/ point at real sections.
 fn lesson_links(root: &Path, k: &Kata, report: &mut DevReport) {
     let name = Some(k.name.as_str());

@@ -142,6 +142,10 @@ pub struct App {
     pub verify: Option<Vec<(String, bool)>>,
     /// Ticks seen while checking (spinner).
     pub ticks: u64,
+    /// The current kata's `src/` was its untouched starter at the last check.
+    pub untouched_starter: bool,
+    /// Files grading will not see, changed at the last check (see [`crate::sources`]).
+    pub unseen_by_grading: Vec<String>,
 }
 
 impl App {
@@ -163,6 +167,8 @@ impl App {
             list_cursor: 0,
             verify: None,
             ticks: 0,
+            untouched_starter: false,
+            unseen_by_grading: Vec::new(),
         }
     }
 
@@ -270,7 +276,10 @@ impl App {
         self.progress = None;
         if let Ok(r) = &result {
             let was = self.state.state.passed.contains(&name);
-            if r.passed() != was {
+            let failing = r.first_failure().map(|t| t.name.clone());
+            let failing_was = self.state.state.failing.get(&name).cloned();
+            self.state.state.record_failing(&name, failing.as_deref());
+            if r.passed() != was || failing != failing_was {
                 if r.passed() {
                     self.state.state.passed.insert(name.clone());
                 } else {
@@ -278,6 +287,10 @@ impl App {
                 }
                 self.save_state();
             }
+        }
+        if let Some(k) = self.manifest.katas.iter().find(|k| k.name == name) {
+            self.untouched_starter = crate::sources::is_untouched_starter(&self.root, k);
+            self.unseen_by_grading = crate::sources::unseen_by_grading(&self.root, k);
         }
         if name != self.current_name() {
             // A stale result (the learner switched katas meanwhile): check the new one.
@@ -329,14 +342,12 @@ impl App {
             }
             Key::Char('r') => self.request_check(),
             Key::Char('h') => {
-                let name = self.current_name();
-                let levels = self.kata().hints.len() as u32;
-                let seen = self.state.state.hints_seen.entry(name).or_insert(0);
-                if *seen < levels {
-                    *seen += 1;
-                    self.save_state();
-                } else {
-                    self.message = Some(texts::NO_MORE_HINTS.into());
+                let kata = self.kata().clone();
+                match self.state.state.reveal_next_hint(&kata) {
+                    crate::state::Revealed::NoMore => {
+                        self.message = Some(texts::NO_MORE_HINTS.into());
+                    }
+                    _ => self.save_state(),
                 }
                 Vec::new()
             }

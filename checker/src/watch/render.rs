@@ -114,7 +114,13 @@ fn kata_screen(app: &App, out: &mut Vec<String>) {
     }
     match &app.last {
         Some(Ok(result)) => {
-            out.extend(report::verdict_lines(k, result));
+            let shown = report::Shown {
+                test_hints: app.state.state.test_hints_seen.get(&k.name),
+                untouched_starter: app.untouched_starter,
+                ask: "press h",
+                unseen_by_grading: &app.unseen_by_grading,
+            };
+            out.extend(report::verdict_lines(k, result, &shown));
             if result.passed() {
                 out.push(String::new());
                 out.push(

@@ -130,10 +130,51 @@ fn a_save_checks_and_other_files_are_ignored() {
         "not a Rust source"
     );
     let s = screen(&a);
+    assert!(
+        s.contains("your task is in exercises/alpha/README.md"),
+        "{s}"
+    );
+    assert!(s.contains("the first test, t, says:"), "{s}");
+    assert!(
+        !s.contains("look at the partition key"),
+        "no hint unasked: {s}"
+    );
+}
+
+#[test]
+fn a_failing_tests_hint_comes_only_when_asked() {
+    let mut a = app("ask");
+    std::fs::write(a.root.join("exercises/alpha/src/lib.rs"), "// my try\n").unwrap();
+    a.start();
+    a.handle(Event::CheckDone("alpha".into(), result("alpha", false)));
+    let s = screen(&a);
     assert!(s.contains("failing test: t"), "{s}");
     assert!(s.contains("partition 3 was throttled"), "{s}");
     assert!(s.contains("- 2") && s.contains("+ 3"), "{s}");
-    assert!(s.contains("hint: look at the partition key"), "{s}");
+    assert!(
+        !s.contains("look at the partition key"),
+        "no hint unasked: {s}"
+    );
+    assert!(
+        s.contains("a hint for this test is there when you want it: press h"),
+        "{s}"
+    );
+    a.handle(Event::Key(Key::Char('h')));
+    let s = screen(&a);
+    assert!(s.contains("hint 1/3: nudge"), "{s}");
+    assert!(
+        !s.contains("look at the partition key"),
+        "the nudge comes first: {s}"
+    );
+    a.handle(Event::Key(Key::Char('h')));
+    let s = screen(&a);
+    assert!(
+        s.contains("hint for this test: look at the partition key"),
+        "{s}"
+    );
+    assert!(!s.contains("hint 2/3"), "{s}");
+    a.handle(Event::Key(Key::Char('h')));
+    assert!(screen(&a).contains("hint 2/3: concept"));
 }
 
 #[test]
