@@ -2,25 +2,34 @@
 //!
 //! Each test opens a fresh world, lets the learner's `create_table` design the table, fills a
 //! shop through the learner's writes (24 customers, about 110 orders with their lines, every
-//! status represented), lets the indexes settle, and then judges from the outside only — the
-//! kata's public functions, the request log, and a strongly consistent Scan of every table the
-//! test makes itself:
+//! status represented; the two profile tests write customers only, so they pass before
+//! `place_order` works), lets the indexes settle, and then judges from the outside only — the
+//! kata's public functions, the request log, DescribeTable, and Scans of every table and index
+//! the test makes itself:
 //!
 //! - `one_table_with_typed_items`: every item lives in one table and says what it is (`type`).
 //! - `customer_profile`, `customer_by_email`, `order_by_id`, `order_with_items_in_one_query`,
 //!   `customer_orders_newest_first_in_pages`, `orders_by_status_newest_first`: each access
 //!   pattern returns the right answer and is served by exactly one GetItem or one Query —
-//!   never a Scan, never a second request (the request log of that call).
+//!   never a Scan, never a second request, and a Query reads (`items_read`) at most one item
+//!   more than it returns, so a FilterExpression cannot do a key's work (the request log of
+//!   that call). The pages of a customer's orders name any order a cursor skipped.
 //! - `place_order_is_one_transaction`: an order's writes are one TransactWriteItems, and the
 //!   order shows up in every view.
 //! - `status_change_moves_the_order`: once the index settles, a changed order has left its old
 //!   status list and joined the new one; changing an unknown order is an error that writes
 //!   nothing.
+//! - `status_change_is_all_or_nothing`: with the leader of each partition that holds a copy of
+//!   the status stopped in turn, a status change leaves the copies agreeing; and it is one
+//!   write request.
 //! - `a_failed_line_cancels_the_whole_order`: an existing order id, or a line DynamoDB refuses
 //!   (over the 400 KB item limit), fails the order and leaves every table as it was.
+//! - `indexes_are_sparse`: no index holds an order line, or an order or profile twice.
+//! - `indexes_project_what_their_patterns_need`: no index projects ALL (DescribeTable).
 
 use std::collections::BTreeSet;
 
+use engine::types::{KeyType, ProjectionType, TableDescription};
 use engine::world::log::RequestRecord;
 use engine::{AttributeValue, Client, Error, Item, World};
 use given::{Customer, Order, OrderItem, OrderStatus, OrderWithItems};
@@ -83,8 +92,17 @@ pub fn main(kata: Kata) -> ! {
             status_change_moves_the_order,
         ),
         seeded(
+            "status_change_is_all_or_nothing",
+            status_change_is_all_or_nothing,
+        ),
+        seeded(
             "a_failed_line_cancels_the_whole_order",
             a_failed_line_cancels_the_whole_order,
+        ),
+        seeded("indexes_are_sparse", indexes_are_sparse),
+        seeded(
+            "indexes_project_what_their_patterns_need",
+            indexes_project_what_their_patterns_need,
         ),
     ]);
 }
@@ -147,7 +165,7 @@ fn one_table_with_typed_items(seed: u64) {
 
 /// Pattern 1: a customer's profile by id.
 fn customer_profile(seed: u64) {
-    let shop = Shop::build(seed);
+    let shop = Shop::customers_only(seed);
     let mut rng = Rng::new(seed ^ 1);
     for _ in 0..5 {
         let want = &shop.customers[rng.below(shop.customers.len() as u64) as usize];
@@ -168,7 +186,7 @@ fn customer_profile(seed: u64) {
 
 /// Pattern 6: a customer by email, through an index.
 fn customer_by_email_test(seed: u64) {
-    let shop = Shop::build(seed);
+    let shop = Shop::customers_only(seed);
     let mut rng = Rng::new(seed ^ 6);
     for _ in 0..5 {
         let want = &shop.customers[rng.below(shop.customers.len() as u64) as usize];
@@ -221,6 +239,33 @@ fn customer_orders_newest_first_in_pages(seed: u64) {
                     "{call} returned {} orders on one page, more than page_size = {page_size}: \
                      pass the page size as the Query's Limit",
                     page.items.len()
+                ));
+            }
+            if let Some(skipped) = skipped_at_boundary(&want, &got, &page.items) {
+                let last = got.last().map_or(String::new(), |o| {
+                    format!(
+                        "Page {} ended with {} ({}), and ",
+                        pages - 1,
+                        o.id,
+                        o.placed_at
+                    )
+                });
+                fail(format!(
+                    "{call} began with {}, but {} newer order{} of {regular} came before it and \
+                     {} on no page: {}. {last}the cursor it handed over made page {pages} start \
+                     after {}. The cursor must mark the last order the page SHOWS: the \
+                     LastEvaluatedKey of a Query whose Limit is the page size, or the sort key of \
+                     the last order you return — not of one you read and dropped.",
+                    page.items[0].id,
+                    skipped.len(),
+                    if skipped.len() == 1 { "" } else { "s" },
+                    if skipped.len() == 1 { "was" } else { "were" },
+                    skipped
+                        .iter()
+                        .map(|o| format!("{} ({})", o.id, o.placed_at))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    if skipped.len() == 1 { "it" } else { "them" },
                 ));
             }
             let more = want.len() > got.len() + page.items.len();
@@ -277,6 +322,18 @@ fn customer_orders_newest_first_in_pages(seed: u64) {
         page.next_cursor,
         format!("{call}: a customer without orders has no next page"),
     );
+}
+
+/// The orders a page skipped at its start: those between the orders shown so far (`got`) and
+/// the page's first order, in the full list `want`. `None` if the page starts where it should
+/// (or is wrong in another way, which the comparison of every page reports).
+fn skipped_at_boundary(want: &[Order], got: &[Order], page: &[Order]) -> Option<Vec<Order>> {
+    let first = page.first()?;
+    let at = want.iter().position(|o| o.id == first.id)?;
+    if got.is_empty() || at <= got.len() || want[..got.len()] != *got {
+        return None;
+    }
+    Some(want[got.len()..at].to_vec())
 }
 
 /// Pattern 4: an order by its id alone.
@@ -655,6 +712,261 @@ fn a_failed_line_cancels_the_whole_order(seed: u64) {
     }
 }
 
+/// A status change reaches every copy of the status or none: the test stops the leader of
+/// each partition holding a copy in turn (so a write there is refused), and the copies must
+/// still agree; and the change is one write request.
+fn status_change_is_all_or_nothing(seed: u64) {
+    let shop = Shop::build(seed);
+
+    // 1. A refused write partway: only visible when the copies live in two partitions.
+    let spread = shop.orders.iter().map(|(o, _)| o).find_map(|o| {
+        let copies = shop.status_copies(&o.id);
+        let parts: BTreeSet<(String, u32)> = copies
+            .iter()
+            .map(|c| (c.table.clone(), c.partition))
+            .collect();
+        (parts.len() > 1).then(|| (o.clone(), parts))
+    });
+    if let Some((order, parts)) = spread {
+        let mut status = order.status;
+        for (table, partition) in parts {
+            let target = next_status(status);
+            let call = format!("change_order_status({:?}, {target:?})", order.id);
+            shop.world
+                .stop_leader(&table, partition)
+                .unwrap_or_else(|e| fail(format!("the test could not stop a leader: {e}")));
+            let first = shop.world.request_totals().requests;
+            let result = change_order_status(&shop.client, &order.id, target);
+            let log: Vec<RequestRecord> = shop
+                .world
+                .request_log()
+                .into_iter()
+                .filter(|r| r.seq >= first)
+                .collect();
+            shop.world.heal_all();
+            shop.world.settle();
+            let copies = shop.status_copies(&order.id);
+            let shown: BTreeSet<OrderStatus> =
+                copies.iter().flat_map(|c| c.statuses.clone()).collect();
+            let situation = format!(
+                "{call} while partition {partition} of `{table}` had no leader (the test stopped \
+                 it, as when a storage node fails: a write there is refused with \
+                 InternalServerError)"
+            );
+            if shown.len() > 1 {
+                let listing: Vec<String> = copies
+                    .iter()
+                    .map(|c| {
+                        let says: Vec<&str> = c.statuses.iter().map(|s| s.as_str()).collect();
+                        format!(
+                            "  {}: {} (partition {})",
+                            c.key_text,
+                            says.join(", "),
+                            c.partition
+                        )
+                    })
+                    .collect();
+                fail(format!(
+                    "{situation} {}, and left the order's status half changed — its copies \
+                     now disagree:\n{}\nIts requests: {}.\nEach write is atomic on its own item; \
+                     two writes are not atomic together, and the one that got through stays. \
+                     Change every copy of the status in one TransactWriteItems (an Update per \
+                     item): if any part is refused, none is written.",
+                    match &result {
+                        Ok(()) => "returned Ok".to_string(),
+                        Err(e) => format!("failed ({})", e.name()),
+                    },
+                    listing.join("\n"),
+                    describe(&log.iter().collect::<Vec<_>>())
+                ));
+            }
+            let now = shown.into_iter().next().unwrap_or(status);
+            if result.is_ok() && now != target {
+                fail(format!(
+                    "{situation} returned Ok, but the order still says {}: its requests were {} \
+                     — was a failed write's error dropped?",
+                    now.as_str(),
+                    describe(&log.iter().collect::<Vec<_>>())
+                ));
+            }
+            status = now;
+        }
+    }
+
+    // 2. One write request, whatever the layout.
+    let (order, _) = &shop.orders[3];
+    let target = next_status(order.status);
+    let call = format!("change_order_status({:?}, {target:?})", order.id);
+    let ((), log) = shop.measure(&call, |c| change_order_status(c, &order.id, target));
+    let writes: Vec<&RequestRecord> = log.iter().filter(|r| is_write(r.operation)).collect();
+    let atomic = matches!(
+        writes.as_slice(),
+        [one] if matches!(one.operation, "TransactWriteItems" | "UpdateItem" | "PutItem")
+    );
+    if !atomic {
+        shop.world.settle();
+        let copies: Vec<String> = shop
+            .status_copies(&order.id)
+            .iter()
+            .map(|c| format!("  {}", c.key_text))
+            .collect();
+        fail(format!(
+            "{call} sent {} write request{} ({}); the order's status lives on {} item{}:\n{}\n\
+             A status change must reach every copy or none, and separate requests are each \
+             atomic on their own item only: a failure, a throttle or a crash between them \
+             leaves the copies disagreeing for good. Write every copy in one \
+             TransactWriteItems (an Update per item) — or keep the status on one item and \
+             change it with one UpdateItem.",
+            writes.len(),
+            if writes.len() == 1 { "" } else { "s" },
+            describe(&writes),
+            copies.len(),
+            if copies.len() == 1 { "" } else { "s" },
+            copies.join("\n")
+        ));
+    }
+}
+
+/// Each index holds only the items its access patterns return: no order line, each order
+/// and each profile at most once.
+fn indexes_are_sparse(seed: u64) {
+    let shop = Shop::build(seed);
+    for table in shop.tables() {
+        let base = shop.scan(&table);
+        let keys = shop.key_names(&table);
+        let by_key: std::collections::BTreeMap<String, &Item> =
+            base.iter().map(|b| (key_text(&keys, b), b)).collect();
+        let kind_of = |entry: &Item| -> Kind {
+            by_key
+                .get(&key_text(&keys, entry))
+                .map_or(Kind::Other, |b| shop.kind(b))
+        };
+        for index in shop.index_names(&table) {
+            let entries = shop.scan_index(&table, &index);
+            let mut lines = 0usize;
+            let mut per_order: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+            let mut per_customer: std::collections::BTreeMap<String, usize> = Default::default();
+            for entry in &entries {
+                match kind_of(entry) {
+                    Kind::Line => lines += 1,
+                    Kind::Order(id) => per_order
+                        .entry(id)
+                        .or_default()
+                        .push(key_text(&keys, entry)),
+                    Kind::Profile(id) => *per_customer.entry(id).or_default() += 1,
+                    Kind::Other => {}
+                }
+            }
+            let twice: Vec<(&String, &Vec<String>)> =
+                per_order.iter().filter(|(_, v)| v.len() > 1).collect();
+            let profiles_twice = per_customer.values().filter(|n| **n > 1).count();
+            if lines == 0 && twice.is_empty() && profiles_twice == 0 {
+                continue;
+            }
+            let wcu: f64 = shop
+                .world
+                .partition_metrics(&table, Some(&index))
+                .map(|m| m.iter().map(|s| s.consumed_write).sum())
+                .unwrap_or(0.0);
+            let extra = lines
+                + twice.iter().map(|(_, v)| v.len() - 1).sum::<usize>()
+                + per_customer
+                    .values()
+                    .map(|n| n.saturating_sub(1))
+                    .sum::<usize>();
+            let mut what = Vec::new();
+            if lines > 0 {
+                what.push(format!("{} order lines", thousands(lines as i64)));
+            }
+            if let Some((id, at)) = twice.first() {
+                what.push(format!(
+                    "{} orders more than once (order {id} as {})",
+                    twice.len(),
+                    at.join(" and ")
+                ));
+            }
+            if profiles_twice > 0 {
+                what.push(format!("{profiles_twice} profiles more than once"));
+            }
+            fail(format!(
+                "index {index} holds {} entries, {} of which no access pattern reads through it: \
+                 {}. An item is copied into a global secondary index whenever it carries the \
+                 index's key attributes, and each of its writes is paid again there ({index} \
+                 consumed {} write units while the shop was filled). Put an index's key \
+                 attributes only on the items a Query on it must find — a sparse index: the \
+                 status key on order headers, the email key on profiles.",
+                thousands(entries.len() as i64),
+                thousands(extra as i64),
+                what.join(", "),
+                thousands(wcu.round() as i64)
+            ));
+        }
+    }
+}
+
+/// No index projects ALL: each projects what its access pattern returns (INCLUDE), or only
+/// the keys (KEYS_ONLY) when they hold it.
+fn indexes_project_what_their_patterns_need(seed: u64) {
+    let shop = Shop::build(seed);
+    for table in shop.tables() {
+        let description = shop.describe(&table);
+        let mut key_attributes: BTreeSet<String> = description
+            .key_schema
+            .iter()
+            .map(|k| k.attribute_name.clone())
+            .collect();
+        let all = description
+            .global_secondary_indexes
+            .iter()
+            .map(|i| {
+                (
+                    &i.index_name,
+                    &i.key_schema,
+                    &i.projection,
+                    i.item_count,
+                    i.index_size_bytes,
+                )
+            })
+            .chain(description.local_secondary_indexes.iter().map(|i| {
+                (
+                    &i.index_name,
+                    &i.key_schema,
+                    &i.projection,
+                    i.item_count,
+                    i.index_size_bytes,
+                )
+            }));
+        for (name, schema, projection, count, bytes) in all {
+            if projection.projection_type != ProjectionType::All {
+                continue;
+            }
+            key_attributes.extend(schema.iter().map(|k| k.attribute_name.clone()));
+            let copied: BTreeSet<String> = shop
+                .scan_index(&table, name)
+                .iter()
+                .flat_map(|e| e.keys().cloned().collect::<Vec<_>>())
+                .filter(|a| !key_attributes.contains(a))
+                .collect();
+            fail(format!(
+                "index {name} projects ALL: each of its {} entries is a whole copy of its item \
+                 ({} bytes in all, IndexSizeBytes), non-key attributes {} included. Every \
+                 projected byte is stored again; and with ALL, a change to any attribute of an \
+                 indexed item — even one no Query on {name} returns, or one the item only gets \
+                 later — is a paid write to {name} (the lesson's pitfall 4). Project what the \
+                 Query on {name} returns: INCLUDE the non-key attributes the result is built \
+                 from, or KEYS_ONLY when the index and table keys already hold it.",
+                thousands(count),
+                thousands(bytes),
+                copied
+                    .iter()
+                    .map(|a| format!("`{a}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // The shop the tests fill
 // ---------------------------------------------------------------------------------------
@@ -685,12 +997,24 @@ const SKUS: [(&str, u64); 8] = [
 ];
 
 impl Shop {
-    /// A world with the learner's table, 24 customers and about 110 orders, settled.
-    fn build(seed: u64) -> Shop {
+    /// A world with the learner's table and 24 customers (no order), settled: what the
+    /// profile patterns need, so that they earn credit before `place_order` works.
+    fn customers_only(seed: u64) -> Shop {
+        let (world, client, customers) = Shop::open(seed);
+        world.settle();
+        Shop {
+            world,
+            client,
+            customers,
+            orders: Vec::new(),
+        }
+    }
+
+    /// The world, the learner's table and the customers, written through `create_customer`.
+    fn open(seed: u64) -> (World, Client, Vec<Customer>) {
         let world = World::new(seed);
         let client = world.client();
         must("create_table()", create_table(&client));
-        let mut rng = Rng::new(seed);
 
         let customers: Vec<Customer> = (1..=24)
             .map(|n| {
@@ -708,6 +1032,13 @@ impl Shop {
                 create_customer(&client, c),
             );
         }
+        (world, client, customers)
+    }
+
+    /// A world with the learner's table, 24 customers and about 110 orders, settled.
+    fn build(seed: u64) -> Shop {
+        let (world, client, customers) = Shop::open(seed);
+        let mut rng = Rng::new(seed);
 
         // Unique timestamps a few minutes to a few hours apart, handed out in random order.
         let count = 110;
@@ -859,6 +1190,26 @@ impl Shop {
                 describe(&many.iter().collect::<Vec<_>>())
             )),
         }
+        // One Query, but did its key condition select the answer? A FilterExpression (or code
+        // that drops items) runs after the read: what was read is paid for. One item of slack
+        // lets a Query peek one past the page to learn whether a next page exists.
+        let query = &log[0];
+        let read = usize::try_from(query.items_read).unwrap_or(usize::MAX);
+        if query.operation == "Query" && read > returned + 1 {
+            let on = query
+                .index
+                .as_ref()
+                .map_or(String::new(), |i| format!(" on index {i}"));
+            fail(format!(
+                "{call} sent one Query{on} that read {} items ({} RCU) to return {returned}: the \
+                 other {} were read, paid for and thrown away — by a FilterExpression, which runs \
+                 after the read, or by your code. Let the key condition select exactly the items \
+                 the pattern returns, and Limit stop the read: {advice}.",
+                thousands(read as i64),
+                query.read_units.ceil(),
+                thousands((read - returned) as i64),
+            ));
+        }
     }
 
     fn tables(&self) -> Vec<String> {
@@ -951,6 +1302,188 @@ impl FloorBoundary for String {
 }
 
 // ---------------------------------------------------------------------------------------
+// What the learner's items are, seen from outside
+// ---------------------------------------------------------------------------------------
+
+/// What an item is, told from what the test wrote (the key design is the learner's).
+enum Kind {
+    /// Holds a line's sku.
+    Line,
+    /// Names an order (a header, or a copy such as the customer's order reference).
+    Order(String),
+    /// Holds a customer's email.
+    Profile(String),
+    Other,
+}
+
+/// An item that holds an order's status.
+struct StatusCopy {
+    table: String,
+    key_text: String,
+    partition: u32,
+    statuses: BTreeSet<OrderStatus>,
+}
+
+/// Whether a top-level string attribute of `item` contains `word` as a whole word (not
+/// `o-1` inside `o-12`).
+fn mentions(item: &Item, word: &str) -> bool {
+    let part = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    item.values().any(|v| match v {
+        AttributeValue::S(s) => s.match_indices(word).any(|(at, _)| {
+            !s[..at].chars().next_back().is_some_and(part)
+                && !s[at + word.len()..].chars().next().is_some_and(part)
+        }),
+        _ => false,
+    })
+}
+
+/// The statuses an item's string attributes spell (`PAID`, `STATUS#PAID`, …).
+fn statuses_in(item: &Item) -> BTreeSet<OrderStatus> {
+    item.values()
+        .filter_map(|v| match v {
+            AttributeValue::S(s) => Some(s),
+            _ => None,
+        })
+        .flat_map(|s| s.split(|c: char| !c.is_ascii_alphanumeric()))
+        .filter_map(OrderStatus::parse)
+        .collect()
+}
+
+/// `PK = ORDER#o-1, SK = META`: an item's table key.
+fn key_text(keys: &[String], item: &Item) -> String {
+    keys.iter()
+        .map(|k| {
+            let v = match item.get(k) {
+                Some(AttributeValue::S(s)) => s.clone(),
+                Some(AttributeValue::N(n)) => n.clone(),
+                Some(other) => format!("{other:?}"),
+                None => "?".to_string(),
+            };
+            format!("{k} = {v}")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn next_status(status: OrderStatus) -> OrderStatus {
+    let at = OrderStatus::ALL
+        .iter()
+        .position(|s| *s == status)
+        .unwrap_or(0);
+    OrderStatus::ALL[(at + 1) % OrderStatus::ALL.len()]
+}
+
+impl Shop {
+    fn describe(&self, table: &str) -> TableDescription {
+        self.client
+            .describe_table()
+            .table_name(table)
+            .send()
+            .ok()
+            .and_then(|d| d.table().cloned())
+            .unwrap_or_else(|| fail(format!("the test could not describe `{table}`")))
+    }
+
+    /// The table's key attributes, partition key first.
+    fn key_names(&self, table: &str) -> Vec<String> {
+        let mut schema = self.describe(table).key_schema;
+        schema.sort_by_key(|k| k.key_type != KeyType::Hash);
+        schema.into_iter().map(|k| k.attribute_name).collect()
+    }
+
+    /// The table's secondary indexes, global then local.
+    fn index_names(&self, table: &str) -> Vec<String> {
+        let d = self.describe(table);
+        d.global_secondary_indexes
+            .iter()
+            .map(|i| i.index_name.clone())
+            .chain(
+                d.local_secondary_indexes
+                    .iter()
+                    .map(|i| i.index_name.clone()),
+            )
+            .collect()
+    }
+
+    /// Every entry of an index (eventually consistent: call after a settle).
+    fn scan_index(&self, table: &str, index: &str) -> Vec<Item> {
+        let mut items = Vec::new();
+        let mut start: Option<Item> = None;
+        loop {
+            let page = self
+                .client
+                .scan()
+                .table_name(table)
+                .index_name(index)
+                .set_exclusive_start_key(start.take())
+                .send()
+                .unwrap_or_else(|e| fail(format!("the test could not scan index {index}: {e}")));
+            items.extend(page.items().iter().cloned());
+            match page.last_evaluated_key() {
+                Some(k) => start = Some(k.clone()),
+                None => return items,
+            }
+        }
+    }
+
+    /// What a stored item is (see [`Kind`]).
+    fn kind(&self, item: &Item) -> Kind {
+        let is_sku = |s: &str| {
+            SKUS.iter().any(|(sku, _)| *sku == s)
+                || self
+                    .orders
+                    .iter()
+                    .any(|(_, lines)| lines.iter().any(|l| l.sku == s))
+        };
+        if item
+            .values()
+            .any(|v| matches!(v, AttributeValue::S(s) if is_sku(s)))
+        {
+            return Kind::Line;
+        }
+        if let Some((o, _)) = self.orders.iter().find(|(o, _)| mentions(item, &o.id)) {
+            return Kind::Order(o.id.clone());
+        }
+        match self.customers.iter().find(|c| {
+            item.values()
+                .any(|v| matches!(v, AttributeValue::S(s) if *s == c.email))
+        }) {
+            Some(c) => Kind::Profile(c.id.clone()),
+            None => Kind::Other,
+        }
+    }
+
+    /// Every item that holds the status of order `id`, in every table.
+    fn status_copies(&self, id: &str) -> Vec<StatusCopy> {
+        let mut copies = Vec::new();
+        for table in self.tables() {
+            let keys = self.key_names(&table);
+            for item in self.scan(&table) {
+                let statuses = statuses_in(&item);
+                if statuses.is_empty()
+                    || !mentions(&item, id)
+                    || matches!(self.kind(&item), Kind::Line)
+                {
+                    continue;
+                }
+                let partition = keys
+                    .first()
+                    .and_then(|pk| item.get(pk))
+                    .and_then(|v| self.world.partition_of(&table, v).ok())
+                    .unwrap_or_default();
+                copies.push(StatusCopy {
+                    table: table.clone(),
+                    key_text: key_text(&keys, &item),
+                    partition,
+                    statuses,
+                });
+            }
+        }
+        copies
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // Small helpers
 // ---------------------------------------------------------------------------------------
 
@@ -1007,7 +1540,13 @@ fn describe(records: &[&RequestRecord]) -> String {
         .iter()
         .map(|r| {
             let tables: Vec<&str> = r.tables.iter().map(|t| &**t).collect();
-            let mut s = format!("{} on {}", r.operation, tables.join(" + "));
+            // A request refused before it reached a table (a partition without a leader)
+            // names none.
+            let mut s = if tables.is_empty() {
+                r.operation.to_string()
+            } else {
+                format!("{} on {}", r.operation, tables.join(" + "))
+            };
             if let Some(i) = &r.index {
                 s.push_str(&format!(" (index {i})"));
             }

@@ -1,0 +1,240 @@
+//! # Kata: single-table design — a learner halfway: profiles done, orders not yet
+//!
+//! The reference's table, profile and reads, but `place_order` and `change_order_status` are
+//! still the starter's TODO. Listed with the known-wrong solutions so that `dev check` proves
+//! the order tests fail; the profile tests (`customer_profile`, `customer_by_email`) must
+//! PASS for it — they fill the shop with customers only, so a learner earns them before
+//! every write works.
+
+use engine::types::{
+    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection,
+    ScalarAttributeType,
+};
+use engine::{AttributeValue, Client, Error, Item};
+use given::{Customer, Order, OrderItem, OrderStatus, OrderWithItems, Page, TABLE};
+
+const STATUS_INDEX: &str = "GSI1";
+const EMAIL_INDEX: &str = "GSI2";
+/// What an `Order` is read from: the status index projects these.
+const ORDER_ATTRIBUTES: [&str; 5] = ["id", "customer_id", "placed_at", "status", "total_cents"];
+/// What a `Customer` is read from: the email index projects these.
+const CUSTOMER_ATTRIBUTES: [&str; 3] = ["id", "name", "email"];
+
+fn s(v: impl Into<String>) -> AttributeValue {
+    AttributeValue::S(v.into())
+}
+
+fn customer_pk(id: &str) -> String {
+    format!("CUSTOMER#{id}")
+}
+
+fn order_pk(id: &str) -> String {
+    format!("ORDER#{id}")
+}
+
+fn text(item: &Item, name: &str) -> Result<String, Error> {
+    match item.get(name) {
+        Some(AttributeValue::S(v)) => Ok(v.clone()),
+        _ => Err(Error::validation(format!("item has no string `{name}`"))),
+    }
+}
+
+fn number(item: &Item, name: &str) -> Result<u64, Error> {
+    item.get(name)
+        .and_then(AttributeValue::as_number)
+        .and_then(|v| v.to_u64())
+        .ok_or_else(|| Error::validation(format!("item has no number `{name}`")))
+}
+
+fn customer_from(item: &Item) -> Result<Customer, Error> {
+    Ok(Customer {
+        id: text(item, "id")?,
+        name: text(item, "name")?,
+        email: text(item, "email")?,
+    })
+}
+
+fn order_from(item: &Item) -> Result<Order, Error> {
+    let status = text(item, "status")?;
+    Ok(Order {
+        id: text(item, "id")?,
+        customer_id: text(item, "customer_id")?,
+        placed_at: text(item, "placed_at")?,
+        status: OrderStatus::parse(&status)
+            .ok_or_else(|| Error::validation(format!("unknown status {status}")))?,
+        total_cents: number(item, "total_cents")?,
+    })
+}
+
+fn line_from(item: &Item) -> Result<OrderItem, Error> {
+    Ok(OrderItem {
+        sku: text(item, "sku")?,
+        quantity: number(item, "quantity")? as u32,
+        unit_price_cents: number(item, "unit_price_cents")?,
+    })
+}
+
+pub fn create_table(client: &Client) -> Result<(), Error> {
+    let key = |name: &str, kind| KeySchemaElement::new(name, kind);
+    client
+        .create_table()
+        .table_name(TABLE)
+        .billing_mode(BillingMode::PayPerRequest)
+        .attribute_definitions(AttributeDefinition::new("PK", ScalarAttributeType::S))
+        .attribute_definitions(AttributeDefinition::new("SK", ScalarAttributeType::S))
+        .attribute_definitions(AttributeDefinition::new("GSI1PK", ScalarAttributeType::S))
+        .attribute_definitions(AttributeDefinition::new("GSI1SK", ScalarAttributeType::S))
+        .attribute_definitions(AttributeDefinition::new("GSI2PK", ScalarAttributeType::S))
+        .key_schema(key("PK", KeyType::Hash))
+        .key_schema(key("SK", KeyType::Range))
+        // Each index projects what its access pattern returns, not ALL: every projected byte is
+        // written again on each change and stored again. Too little would be worse — an
+        // attribute the index lacks costs a GetItem on the table per listed order.
+        .global_secondary_indexes(GlobalSecondaryIndex::new(
+            STATUS_INDEX,
+            vec![key("GSI1PK", KeyType::Hash), key("GSI1SK", KeyType::Range)],
+            Projection::include(ORDER_ATTRIBUTES),
+        ))
+        .global_secondary_indexes(GlobalSecondaryIndex::new(
+            EMAIL_INDEX,
+            vec![key("GSI2PK", KeyType::Hash)],
+            Projection::include(CUSTOMER_ATTRIBUTES),
+        ))
+        .send()?;
+    Ok(())
+}
+
+pub fn create_customer(client: &Client, customer: &Customer) -> Result<(), Error> {
+    client
+        .put_item()
+        .table_name(TABLE)
+        .item("PK", s(customer_pk(&customer.id)))
+        .item("SK", s("PROFILE"))
+        .item("type", s("customer"))
+        .item("id", s(&customer.id))
+        .item("name", s(&customer.name))
+        .item("email", s(&customer.email))
+        .item("GSI2PK", s(format!("EMAIL#{}", customer.email)))
+        .send()?;
+    Ok(())
+}
+
+pub fn place_order(client: &Client, order: &Order, items: &[OrderItem]) -> Result<(), Error> {
+    let _ = (client, order, items);
+    Err(Error::validation("TODO: place_order is not written yet"))
+}
+
+pub fn change_order_status(
+    client: &Client,
+    order_id: &str,
+    status: OrderStatus,
+) -> Result<(), Error> {
+    let _ = (client, order_id, status);
+    Err(Error::validation(
+        "TODO: change_order_status is not written yet",
+    ))
+}
+
+pub fn customer(client: &Client, customer_id: &str) -> Result<Option<Customer>, Error> {
+    let out = client
+        .get_item()
+        .table_name(TABLE)
+        .key("PK", s(customer_pk(customer_id)))
+        .key("SK", s("PROFILE"))
+        .send()?;
+    out.item().map(customer_from).transpose()
+}
+
+pub fn customer_orders(
+    client: &Client,
+    customer_id: &str,
+    page_size: usize,
+    cursor: Option<&str>,
+) -> Result<Page<Order>, Error> {
+    let mut query = client
+        .query()
+        .table_name(TABLE)
+        .key_condition_expression("PK = :pk AND begins_with(SK, :orders)")
+        .expression_attribute_values(":pk", s(customer_pk(customer_id)))
+        .expression_attribute_values(":orders", s("ORDER#"))
+        .scan_index_forward(false)
+        .limit(page_size.clamp(1, i32::MAX as usize) as i32);
+    if let Some(after) = cursor {
+        // The cursor is the sort key of the last order shown; the partition key is known.
+        query = query
+            .exclusive_start_key("PK", s(customer_pk(customer_id)))
+            .exclusive_start_key("SK", s(after));
+    }
+    let out = query.send()?;
+    let items = out
+        .items()
+        .iter()
+        .map(order_from)
+        .collect::<Result<_, _>>()?;
+    let next_cursor = out
+        .last_evaluated_key()
+        .map(|key| text(key, "SK"))
+        .transpose()?;
+    Ok(Page { items, next_cursor })
+}
+
+pub fn order_with_items(client: &Client, order_id: &str) -> Result<Option<OrderWithItems>, Error> {
+    let out = client
+        .query()
+        .table_name(TABLE)
+        .key_condition_expression("PK = :pk")
+        .expression_attribute_values(":pk", s(order_pk(order_id)))
+        .send()?;
+    let mut order = None;
+    let mut items = Vec::new();
+    for item in out.items() {
+        match item.get("type") {
+            Some(AttributeValue::S(t)) if t == "order" => order = Some(order_from(item)?),
+            Some(AttributeValue::S(t)) if t == "item" => items.push(line_from(item)?),
+            _ => {}
+        }
+    }
+    Ok(order.map(|order| OrderWithItems { order, items }))
+}
+
+pub fn order(client: &Client, order_id: &str) -> Result<Option<Order>, Error> {
+    let out = client
+        .get_item()
+        .table_name(TABLE)
+        .key("PK", s(order_pk(order_id)))
+        .key("SK", s("META"))
+        .send()?;
+    out.item().map(order_from).transpose()
+}
+
+pub fn orders_by_status(
+    client: &Client,
+    status: OrderStatus,
+    limit: usize,
+) -> Result<Vec<Order>, Error> {
+    if limit == 0 {
+        return Ok(Vec::new());
+    }
+    let out = client
+        .query()
+        .table_name(TABLE)
+        .index_name(STATUS_INDEX)
+        .key_condition_expression("GSI1PK = :status")
+        .expression_attribute_values(":status", s(format!("STATUS#{}", status.as_str())))
+        .scan_index_forward(false)
+        .limit(limit.min(i32::MAX as usize) as i32)
+        .send()?;
+    out.items().iter().map(order_from).collect()
+}
+
+pub fn customer_by_email(client: &Client, email: &str) -> Result<Option<Customer>, Error> {
+    let out = client
+        .query()
+        .table_name(TABLE)
+        .index_name(EMAIL_INDEX)
+        .key_condition_expression("GSI2PK = :email")
+        .expression_attribute_values(":email", s(format!("EMAIL#{email}")))
+        .limit(1)
+        .send()?;
+    out.items().first().map(customer_from).transpose()
+}
