@@ -176,9 +176,8 @@ fn results_come_back_in_client_order() {
         vec![
             Box::new(|_| "writer".to_string()),
             Box::new(|client: Client| {
-                format!("reader saw {} tables", {
-                    client.list_tables().send().unwrap().table_names.len()
-                })
+                let tables = client.list_tables().send().unwrap().table_names;
+                format!("reader saw {} tables", tables.len())
             }),
         ],
     );

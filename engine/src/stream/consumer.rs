@@ -14,7 +14,9 @@
 //! idempotent handler can be told apart from a naive one.
 //!
 //! The handler runs outside the world's lock: it may use a `Client` of the same world (to
-//! maintain a read model in another table, say).
+//! maintain a read model in another table, say). It runs on the thread that moves the clock;
+//! when that is a client of [`World::concurrently`], the handler's requests run inside that
+//! client's turn, without waiting at the schedule's gate (see [`crate::world::schedule`]).
 
 use std::collections::BTreeMap;
 use std::fmt;

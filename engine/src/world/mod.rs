@@ -172,9 +172,9 @@ impl World {
 
     /// Moves the clock forward by `by`, running the background work that falls due on the
     /// way (replication, elections, index propagation, TTL sweeps, stream deliveries), in
-    /// time order.
+    /// time order. On a thread of [`World::concurrently`] the advance is one turn of the
+    /// schedule: it waits for its turn, then runs to the end, stream handlers included.
     pub fn advance(&self, by: Duration) {
-        // On a scheduled thread, the whole advance is one turn (see `schedule`).
         let _step = schedule::step();
         let by_ms = u64::try_from(by.as_millis()).unwrap_or(u64::MAX);
         let target = self.lock().now_ms.saturating_add(by_ms);
@@ -195,7 +195,8 @@ impl World {
     /// indexes propagated, due TTL deletions done, every stream record delivered to its
     /// consumers — and returns how far it moved. Faults stay in place: a replica that is
     /// down stays behind. Gives up after `SETTLE_HORIZON` of simulated time (a consumer
-    /// whose handler always fails and retries forever never settles).
+    /// whose handler always fails and retries forever never settles). Like `advance`, one
+    /// turn of a schedule on a thread of [`World::concurrently`].
     pub fn settle(&self) -> Duration {
         let _step = schedule::step();
         let start = self.lock().now_ms;

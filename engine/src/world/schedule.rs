@@ -10,9 +10,9 @@
 //! [`World::concurrently`] takes that choice away from the operating system. It runs N
 //! bodies, each on its own OS thread with its own [`Client`], and admits them to the world
 //! **one at a time, in an order drawn from a seed**, as deterministic simulators do (turmoil
-//! runs its hosts one at a time; loom's scheduler picks which thread goes next). Each body
-//! is still a real thread with its own stack — a learner's code runs unchanged — but only
-//! one of them is ever running.
+//! steps its simulated hosts one at a time; loom runs one thread at a time and chooses which
+//! goes next). Each body is still a real thread with its own stack — a learner's code runs
+//! unchanged — but only one of them is ever running.
 //!
 //! ## The gate
 //!
@@ -23,29 +23,65 @@
 //! the stopped threads from its own seeded generator and lets it through: it runs alone —
 //! its request, then its own code — until its next gate or its end. Then the scheduler
 //! draws again. Because the draw only ever happens when everyone else is stopped, the set it
-//! draws from is exactly the unfinished threads, and the sequence of picks is a pure function
-//! of the seed and of what the bodies do.
+//! draws from is exactly the unfinished threads, and the sequence of draws is a pure
+//! function of the seed and of what the bodies do.
 //!
 //! ```text
-//!   seed 7      client 0          client 1          client 2      at every ═══, all
-//!               ═══ start          ═══ start          ═══ start     live clients wait:
-//!                 ┆                  │ GetItem → 5      ┆           draw 1
-//!                 ┆                ═══ PutItem          ┆           draw 0
-//!                 │ GetItem → 5      ┆                  ┆
-//!               ═══ PutItem          ┆                  ┆           draw 1
-//!                 ┆                  │ PutItem 4        ┆
-//!                 ┆                  ╵ (returns)        ┆           draw 0
-//!                 │ PutItem 4        ← 5 - 1 - 1 is not 4: a lost update
-//!                 ╵                                     │ …         draw 2 (only one left)
+//!   client 0         client 1         client 2         the scheduler (seed 7)
+//!   ═══ start        ═══ start        ═══ start        all 3 stopped: draws 1
+//!    ┆                │ GetItem → 5    ┆
+//!    ┆               ═══ PutItem       ┆               all 3 stopped: draws 0
+//!    │ GetItem → 5    ┆                ┆
+//!   ═══ PutItem       ┆                ┆               all 3 stopped: draws 1
+//!    ┆                │ PutItem 4      ┆
+//!    ┆                ╵ returns        ┆               2 left, stopped: draws 0
+//!    │ PutItem 4   ← two sales, and the stock went from 5 to 4: a lost update
+//!    ╵ returns                         ┆               1 left: draws 2
+//!                                      │ …
 //!
-//!   ═══ a gate: the thread is stopped there     │ running     ┆ stopped     ╵ finished
+//!   ═══ stopped at a gate    │ running    ┆ waiting to be drawn    ╵ finished
 //! ```
 //!
-//! The same seed gives the same picks, hence the same requests in the same order, hence —
+//! The same seed gives the same draws, hence the same requests in the same order, hence —
 //! the world being deterministic — the same items, the same errors, the same
 //! [`World::trace_hash`]. Each request's record in the request log names the client that
 //! sent it ([`RequestRecord::client`](super::log::RequestRecord::client)), so a failure can
 //! show the interleaving that caused it.
+//!
+//! ## In a test
+//!
+//! ```
+//! # use engine::types::{AttributeDefinition, BillingMode, KeySchemaElement, KeyType, ScalarAttributeType};
+//! use engine::{item, AttributeValue, Client, World};
+//!
+//! fn stock(client: &Client) -> u64 {
+//!     let out = client.get_item().table_name("stock").key("sku", AttributeValue::S("hat".into()))
+//!         .consistent_read(true).send().unwrap();
+//!     out.item().unwrap()["n"].as_n().unwrap().parse().unwrap()
+//! }
+//!
+//! /// Reads the stock and writes it back minus one: two buyers can read the same stock.
+//! fn buy(client: &Client) {
+//!     let left = stock(client);
+//!     client.put_item().table_name("stock")
+//!         .set_item(Some(item! { "sku" => "hat", "n" => left - 1 })).send().unwrap();
+//! }
+//!
+//! let race = |seed| {
+//!     let world = World::new(1);
+//!     # world.client().create_table().table_name("stock")
+//!     #     .attribute_definitions(AttributeDefinition::new("sku", ScalarAttributeType::S))
+//!     #     .key_schema(KeySchemaElement::new("sku", KeyType::Hash))
+//!     #     .billing_mode(BillingMode::PayPerRequest).send().unwrap();
+//!     world.client().put_item().table_name("stock")
+//!         .set_item(Some(item! { "sku" => "hat", "n" => 100 })).send().unwrap();
+//!     world.concurrently(seed).run(4, |_, client| (0..10).for_each(|_| buy(&client)));
+//!     (world.trace_hash(), stock(&world.client()))
+//! };
+//! let (trace, left) = race(7);
+//! assert!(left > 60, "40 sales, yet {left} left: sales were lost in the race");
+//! assert_eq!(race(7), (trace, left), "the same seed replays the same race");
+//! ```
 //!
 //! ## Decisions
 //!
@@ -64,7 +100,7 @@
 //! - **The schedule has its own generator**, seeded with `seed ^ SCHEDULE_SEED_SALT`; it
 //!   never draws from the world's. A request then draws from the world's generator exactly
 //!   what it would draw if the same requests were sent in the same order from one thread,
-//!   and a change in the number of picks does not shift every replication delay. The salt
+//!   and a change in the number of draws does not shift every replication delay. The salt
 //!   keeps a test that passes the world's own seed from getting the world's own stream.
 //! - **An `advance` (or `settle`) is one step.** Its gate lets the body through once; the
 //!   whole advance, stream handlers included, runs inside that turn, and requests a handler
@@ -77,7 +113,7 @@
 //!   schedule order, so the same one on every run — is re-raised on the caller's thread
 //!   with its original payload. Running the others to completion instead would throw their
 //!   results away anyway, and they might wait forever for what the panicked body would have
-//!   done.
+//!   done. A body that catches the unwinding meets it again at its next gate.
 //!
 //! ## Left out on purpose
 //!
@@ -85,8 +121,9 @@
 //!   blocks on a `Mutex` another body holds across a request deadlocks the schedule: the
 //!   holder is stopped at its gate, and the scheduler waits for the blocked thread to reach
 //!   one. Wait for another body through the world (poll with a request) or [`yield_now`].
-//! - **Threads a body spawns are not scheduled.** They run inside the body's turn,
-//!   interleaved by the OS among themselves.
+//! - **Threads a body spawns are not scheduled.** The OS interleaves them with whichever
+//!   body has the turn; a body that joins them before its next request keeps them inside
+//!   its own turn, and the run deterministic.
 //! - **Preemption is at gates only**, not at every memory access: a request is atomic on its
 //!   partition's leader in DynamoDB too, so request boundaries are where races live. No
 //!   exhaustive exploration either: one seed, one interleaving; sweep seeds to explore.
@@ -94,7 +131,7 @@
 //! - **Requests take no simulated time**: the schedule orders them; it does not spread them
 //!   over the clock.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::panic;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread;
@@ -222,7 +259,18 @@ pub fn yield_now() {
 
 /// The gate in front of every request: on a scheduled thread, waits for its turn and returns
 /// the thread's client index; elsewhere (or inside an advance's turn) returns `None` at once.
+#[inline]
 pub(crate) fn gate() -> Option<usize> {
+    // The usual path, inlined into every request: one read of a plain thread-local flag.
+    if SCHEDULED.with(Cell::get) {
+        wait_for_turn()
+    } else {
+        None
+    }
+}
+
+#[cold]
+fn wait_for_turn() -> Option<usize> {
     let (scheduler, index) = CURRENT.with(|current| {
         let current = current.borrow();
         let slot = current.as_ref()?;
@@ -235,15 +283,16 @@ pub(crate) fn gate() -> Option<usize> {
 /// Passes the gate, then keeps the turn until the returned guard is dropped: requests made
 /// meanwhile on this thread (a stream handler's, during an advance) pass ungated.
 pub(crate) fn step() -> Step {
+    if !SCHEDULED.with(Cell::get) {
+        return Step { open: false };
+    }
     gate();
-    let open = CURRENT.with(|current| match current.borrow_mut().as_mut() {
-        Some(slot) => {
+    CURRENT.with(|current| {
+        if let Some(slot) = current.borrow_mut().as_mut() {
             slot.steps_open += 1;
-            true
         }
-        None => false,
     });
-    Step { open }
+    Step { open: true }
 }
 
 /// The turn held by an advance or a settle (see [`step`]).
@@ -266,6 +315,9 @@ impl Drop for Step {
 thread_local! {
     /// The schedule slot of this thread, if it runs a scheduled body.
     static CURRENT: RefCell<Option<Slot>> = const { RefCell::new(None) };
+    /// Whether `CURRENT` holds a slot. Kept apart because it needs no destructor, so reading
+    /// it is a single load, where reading `CURRENT` first checks the thread-local is alive.
+    static SCHEDULED: Cell<bool> = const { Cell::new(false) };
 }
 
 /// What a scheduled thread knows about itself.
@@ -294,6 +346,7 @@ fn run_slot<T>(
             steps_open: 0,
         });
     });
+    SCHEDULED.with(|s| s.set(true));
     scheduler.gate(index);
     body(client)
 }
@@ -306,6 +359,7 @@ struct Finish {
 
 impl Drop for Finish {
     fn drop(&mut self) {
+        SCHEDULED.with(|s| s.set(false));
         CURRENT.with(|current| current.borrow_mut().take());
         self.scheduler.finish(self.index, thread::panicking());
     }
