@@ -20,7 +20,8 @@ use engine::{Client, Error};
 ///
 /// A throttled write (`error.is_throttling()`) did nothing: wait on the simulated clock
 /// (`client.world().advance(..)`) and send it again, backing off exponentially. Any other
-/// error goes back to the caller. Return `Ok(())` once the like is stored, exactly once.
+/// error goes back to the caller at once. Return `Ok(())` once the like is stored, exactly
+/// once. Several clients call this at the same time: store the like with one atomic write.
 pub fn increment(client: &Client, post: &str, shards: u32, n: u64) -> Result<(), Error> {
     // TODO: write the like to one of the `shards` shard items of `post` (UpdateItem, ADD),
     // and retry throttled writes with backoff.

@@ -1,6 +1,6 @@
 //! Hidden tests of the `hot-key-sharding` kata.
 //!
-//! Each test builds a fresh world with the kata's table (`likes`, partition key `PK`,
+//! Each test builds a fresh world with the kata's table (`given::TABLE`, partition key `PK`,
 //! provisioned 1,000 RCU / 40,000 WCU: 41 partitions), sends likes through the learner's
 //! `increment` on the simulated clock, and judges the result from the outside only:
 //!
@@ -11,30 +11,43 @@
 //! - `spreads_a_viral_burst`: 2,500 likes a second for 2 s over 20 shards; no partition is
 //!   throttled in any second (`partition_metrics`) and the total is exact.
 //! - `retries_throttled_writes`: 6,000 likes in one second over 4 shards must be throttled;
-//!   every like must still be stored exactly once, by retrying with backoff on the clock.
+//!   every like must still be stored exactly once, by retrying with backoff on the clock, and
+//!   the waits between one like's attempts (the simulated time between its requests in the
+//!   request log) must grow.
+//! - `returns_other_errors`: with the table missing, `increment` must hand
+//!   `ResourceNotFoundException` back after a request or two instead of retrying it. The
+//!   call runs on the engine's schedule next to a watchdog client, which creates the table
+//!   once `increment` has sent too many requests, so a retry-everything loop ends.
+//! - `counts_concurrent_likes`: eight clients like one post at once, interleaved request by
+//!   request in an order drawn from the seed (`World::concurrently`); no like may be lost,
+//!   which a read-modify-write (GetItem, then PutItem) does.
 
-use std::collections::BTreeMap;
-use std::time::Duration;
+mod explain;
+mod scene;
 
-use engine::types::{
-    AttributeDefinition, KeySchemaElement, KeyType, ProvisionedThroughput, ScalarAttributeType,
-};
-use engine::world::inspect::PartitionSecond;
-use engine::{AttributeValue, Client, Item, World};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use engine::world::schedule::yield_now;
+use engine::{Client, Error};
+use given::TABLE;
 use katas_testkit::{check_eq, fail, run, seeded, thousands};
 use learner::{increment, total};
 
-const TABLE: &str = "likes";
-/// Write units one partition serves per second (the engine's default, DynamoDB's value).
-const CEILING_WCU: f64 = 1000.0;
+use explain::{explain_wrong_total, flat_backoff_message, hot_partition_message};
+use scene::{create_table, waits_after_throttles, Scene};
+
 /// More throttled attempts than this for one like means the retry loop barely waits.
 const MAX_THROTTLES_PER_LIKE: u64 = 100;
+/// Waits one like needs before the test judges whether they grow.
+const MIN_WAITS_TO_JUDGE_BACKOFF: usize = 3;
+/// Requests one `increment` may send to a table that does not exist.
+const MAX_REQUESTS_ON_MISSING_TABLE: u64 = 3;
 
 katas_testkit::learner! {
     /// Records like number `n` of `post`, spread over `shards` items.
-    fn increment(client: &Client, post: &str, shards: u32, n: u64) -> Result<(), engine::Error>;
+    fn increment(client: &Client, post: &str, shards: u32, n: u64) -> Result<(), Error>;
     /// Every like of `post` so far.
-    fn total(client: &Client, post: &str, shards: u32) -> Result<u64, engine::Error>;
+    fn total(client: &Client, post: &str, shards: u32) -> Result<u64, Error>;
 }
 
 /// Runs the hidden tests against the learner's functions (called by the kata's glue binary).
@@ -44,12 +57,10 @@ pub fn main(kata: Kata) -> ! {
         seeded("total_reads_every_shard", total_reads_every_shard),
         seeded("spreads_a_viral_burst", spreads_a_viral_burst),
         seeded("retries_throttled_writes", retries_throttled_writes),
+        seeded("returns_other_errors", returns_other_errors),
+        seeded("counts_concurrent_likes", counts_concurrent_likes),
     ]);
 }
-
-// ---------------------------------------------------------------------------------------
-// The tests
-// ---------------------------------------------------------------------------------------
 
 /// A post's likes, counted over 8 shards at a gentle 200 likes/s: `total` must return every
 /// one of them, read each shard at most once, never Scan, and not mix two posts.
@@ -81,7 +92,7 @@ fn total_reads_every_shard(seed: u64) {
              likes must go to at most {shards} shard keys, or total() cannot know where to read \
              them\n{}",
             items.len(),
-            keys_list(&items)
+            explain::keys_list(&items)
         ));
     }
 
@@ -90,7 +101,7 @@ fn total_reads_every_shard(seed: u64) {
         .unwrap_or_else(|e| fail(format!("total(\"post-1\", {shards}) failed: {e}")));
     let after = s.world.request_totals();
     if got != 997 {
-        explain_wrong_total(&s, "post-1", shards, 997, got);
+        explain_wrong_total(&s, "post-1", shards, 997, got, &[]);
     }
     let count = |op: &str| {
         after.by_operation.get(op).copied().unwrap_or(0)
@@ -155,13 +166,13 @@ fn spreads_a_viral_burst(seed: u64) {
     let got = total(&s.client, "post-1", shards)
         .unwrap_or_else(|e| fail(format!("total(\"post-1\", {shards}) failed: {e}")));
     if got != likes {
-        explain_wrong_total(&s, "post-1", shards, likes, got);
+        explain_wrong_total(&s, "post-1", shards, likes, got, &[]);
     }
 }
 
 /// A flash crowd: 6,000 likes within one second on 4 shards — more than four partitions take
 /// in a second, so writes are throttled whatever the keys. Every like must be stored anyway,
-/// exactly once, by retrying with backoff on the simulated clock.
+/// exactly once, by retrying with a backoff that grows, on the simulated clock.
 fn retries_throttled_writes(seed: u64) {
     let s = Scene::new(seed);
     let (shards, likes) = (4, 6_000);
@@ -175,384 +186,162 @@ fn retries_throttled_writes(seed: u64) {
             thousands(stats.max_throttles)
         ));
     }
+    // Doubling makes the longest wait at least twice the shortest (jitter or not, once a like
+    // has waited three times); a fixed wait keeps them equal.
+    let waits = waits_after_throttles(&stats.max_throttles_log);
+    let (shortest, longest) = (waits.iter().min(), waits.iter().max());
+    if let (Some(&shortest), Some(&longest)) = (shortest, longest) {
+        if waits.len() >= MIN_WAITS_TO_JUDGE_BACKOFF && longest < 2 * shortest.max(1) {
+            fail(flat_backoff_message(&stats, &waits));
+        }
+    }
     s.world.settle();
     let got = total(&s.client, "post-1", shards)
         .unwrap_or_else(|e| fail(format!("total(\"post-1\", {shards}) failed: {e}")));
     if got != likes {
-        explain_wrong_total(&s, "post-1", shards, likes, got);
+        explain_wrong_total(&s, "post-1", shards, likes, got, &[]);
     }
 }
 
-// ---------------------------------------------------------------------------------------
-// The scene: a world with the kata's table, and a load driver
-// ---------------------------------------------------------------------------------------
-
-struct Scene {
-    world: World,
-    client: Client,
-}
-
-/// What a load run observed.
-struct Stats {
-    /// Most throttled requests sent during one call of `increment`, and that like's number.
-    max_throttles: u64,
-    max_throttles_like: u64,
-    /// Simulated seconds the load was scheduled to take, and what storing it took.
-    scheduled_s: f64,
-    took_s: f64,
-}
-
-impl Scene {
-    fn new(seed: u64) -> Scene {
-        let world = World::new(seed);
-        let client = world.client();
-        client
-            .create_table()
-            .table_name(TABLE)
-            .attribute_definitions(AttributeDefinition::new("PK", ScalarAttributeType::S))
-            .key_schema(KeySchemaElement::new("PK", KeyType::Hash))
-            .provisioned_throughput(ProvisionedThroughput::new(1_000, 40_000))
-            .send()
-            .unwrap_or_else(|e| fail(format!("the test could not create its table: {e}")));
-        Scene { world, client }
-    }
-
-    /// Sends `likes` likes of `post`, like `n` arriving at `n / per_second` seconds after the
-    /// start on the simulated clock (or at once, if the learner's backoff already moved the
-    /// clock past that moment). Fails the test on the first like `increment` does not store.
-    fn drive(&self, post: &str, shards: u32, likes: u64, per_second: u64) -> Stats {
-        let start_ms = self.world.now().as_millis() as u64;
-        let mut stats = Stats {
-            max_throttles: 0,
-            max_throttles_like: 0,
-            scheduled_s: likes as f64 / per_second as f64,
-            took_s: 0.0,
-        };
-        for n in 0..likes {
-            let due = start_ms + n * 1000 / per_second;
-            let now = self.world.now().as_millis() as u64;
-            if now < due {
-                self.world.advance(Duration::from_millis(due - now));
+/// The table is gone (deleted by mistake, a wrong name in the configuration): `increment`
+/// gets `ResourceNotFoundException`, which no wait can fix, and must return it rather than
+/// retry. The call runs next to a watchdog client on the engine's schedule: once `increment`
+/// has sent more than a few requests, the watchdog creates the table, so that a loop that
+/// retries every error ends (and the test can say what it did) instead of spinning forever.
+fn returns_other_errors(seed: u64) {
+    let s = Scene::without_table(seed);
+    let (post, shards, n) = ("post-1", 4, 0);
+    let done = AtomicBool::new(false);
+    let created_at = std::sync::Mutex::new(None);
+    let learner = |client: Client| {
+        let result = increment(&client, post, shards, n);
+        done.store(true, Ordering::SeqCst);
+        result
+    };
+    let world = s.world.clone();
+    let watchdog = |client: Client| {
+        while !done.load(Ordering::SeqCst) {
+            if world.request_totals().requests > MAX_REQUESTS_ON_MISSING_TABLE * 4 {
+                *created_at.lock().unwrap_or_else(|e| e.into_inner()) = Some(client.world().now());
+                create_table(&client)
+                    .unwrap_or_else(|e| fail(format!("the test could not create its table: {e}")));
+                return;
             }
-            let before = self.world.request_totals();
-            let sent = increment(&self.client, post, shards, n);
-            let after = self.world.request_totals();
-            if let Err(e) = sent {
-                let advice = if e.is_throttling() {
-                    "\nA throttled write did nothing, so it is safe to send again: catch it \
-                     (error.is_throttling()), wait on the simulated clock \
-                     (client.world().advance(..)), and retry — backing off exponentially — \
-                     until it goes through."
+            yield_now();
+        }
+    };
+    let mut results = s
+        .world
+        .concurrently(seed)
+        .run_each::<Option<Result<(), Error>>>(vec![
+            Box::new(|client| Some(learner(client))),
+            Box::new(|client| {
+                watchdog(client);
+                None
+            }),
+        ]);
+    let result = results
+        .swap_remove(0)
+        .expect("the learner's body returns its result");
+    let log: Vec<_> = s
+        .world
+        .request_log()
+        .into_iter()
+        .filter(|r| r.client == Some(0))
+        .collect();
+    let created_at = created_at.into_inner().unwrap_or_else(|e| e.into_inner());
+    let call = format!("increment(\"{post}\", {shards}, {n})");
+    if let Some(at) = created_at {
+        let missing: Vec<_> = log.iter().filter(|r| r.error.is_some()).collect();
+        let spent = missing.last().map_or(0, |r| r.at_ms) - missing.first().map_or(0, |r| r.at_ms);
+        let errors: Vec<&str> = missing.iter().filter_map(|r| r.error).collect();
+        let error = errors.first().copied().unwrap_or("an error");
+        fail(format!(
+            "{call} was sent to a table that does not exist and kept retrying: the request log \
+             shows {} requests from it that failed ({}{}) over {:.1} s of simulated time, and it \
+             only {} once the test created the table at {:.1} s. A missing table does not \
+             appear by waiting — nor does any error but a throttle go away. Retry only \
+             throttling errors (error.is_throttling()) and return every other error to the \
+             caller, unchanged.",
+            thousands(missing.len() as u64),
+            error,
+            if errors.iter().all(|e| *e == error) {
+                ", every one"
+            } else {
+                ", and others"
+            },
+            spent as f64 / 1000.0,
+            match result {
+                Ok(()) => "returned",
+                Err(_) => "stopped",
+            },
+            at.as_secs_f64()
+        ));
+    }
+    match result {
+        Ok(()) => fail(format!(
+            "{call} returned Ok, but the table {TABLE} does not exist: the like was not stored. \
+             Return the error the write gets (ResourceNotFoundException)."
+        )),
+        Err(Error::ResourceNotFound { .. }) => {}
+        Err(e) => fail(format!(
+            "{call} on a table that does not exist returned {}: {e}\nThe write got \
+             ResourceNotFoundException; hand that error back to the caller unchanged, so it can \
+             tell a missing table from a bug in the request.",
+            e.name()
+        )),
+    }
+    let requests = log.len() as u64;
+    if requests > MAX_REQUESTS_ON_MISSING_TABLE {
+        fail(format!(
+            "{call} sent {requests} requests to a table that does not exist before it returned \
+             ResourceNotFoundException: only a throttled request is worth sending again. Return \
+             every other error the first time."
+        ));
+    }
+}
+
+/// Eight clients like one post at once (8 × 40 likes over 4 shards), their requests admitted
+/// one at a time in an order drawn from the seed. Each single-item write is atomic on the
+/// partition leader, so an `ADD` loses nothing; a GetItem followed by a PutItem of the count
+/// it read overwrites any like another client stored in between.
+fn counts_concurrent_likes(seed: u64) {
+    const CLIENTS: u64 = 8;
+    const PER_CLIENT: u64 = 40;
+    let s = Scene::new(seed);
+    let (post, shards, likes) = ("post-1", 4, CLIENTS * PER_CLIENT);
+    let results = s
+        .world
+        .concurrently(seed)
+        .run(CLIENTS as usize, |i, client| {
+            for k in 0..PER_CLIENT {
+                let n = k * CLIENTS + i as u64;
+                if let Err(e) = increment(&client, post, shards, n) {
+                    return Err((n, e));
+                }
+            }
+            Ok(())
+        });
+    for (i, result) in results.into_iter().enumerate() {
+        if let Err((n, e)) = result {
+            fail(format!(
+                "increment(\"{post}\", {shards}, {n}) from client {i} of {CLIENTS} concurrent \
+                 clients failed: {e}{}",
+                if e.is_throttling() {
+                    "\nA throttled request did nothing: wait on the simulated clock and send it \
+                     again."
                 } else {
                     ""
-                };
-                fail(format!(
-                    "increment(\"{post}\", {shards}, {n}) failed at {:.3} s on the simulated \
-                     clock: {e}{advice}",
-                    self.world.now().as_secs_f64()
-                ));
-            }
-            if after.requests == before.requests {
-                fail(format!(
-                    "increment(\"{post}\", {shards}, {n}) returned Ok but sent no request to the \
-                     table: the like was not stored. Write it to one shard item with UpdateItem \
-                     (ADD a number attribute)."
-                ));
-            }
-            let throttles = after.throttled - before.throttled;
-            if throttles > stats.max_throttles {
-                stats.max_throttles = throttles;
-                stats.max_throttles_like = n;
-            }
-        }
-        stats.took_s = (self.world.now().as_millis() as u64 - start_ms) as f64 / 1000.0;
-        stats
-    }
-
-    /// Every item of the table, read by the test (strongly consistent Scan, every page).
-    fn items(&self) -> Vec<Item> {
-        let mut items = Vec::new();
-        let mut start: Option<Item> = None;
-        loop {
-            let page = self
-                .client
-                .scan()
-                .table_name(TABLE)
-                .consistent_read(true)
-                .set_exclusive_start_key(start.take())
-                .send()
-                .unwrap_or_else(|e| fail(format!("the test could not scan the table: {e}")));
-            items.extend(page.items().iter().cloned());
-            match page.last_evaluated_key() {
-                Some(k) => start = Some(k.clone()),
-                None => return items,
-            }
+                }
+            ));
         }
     }
-
-    /// The table's partitions with any load, as the engine draws them.
-    fn picture(&self) -> String {
-        let seconds = self.world.now().as_secs() + 1;
-        let full = self
-            .world
-            .render_partitions(TABLE, seconds)
-            .unwrap_or_default();
-        let mut idle = 0;
-        let mut out = String::new();
-        for line in full.lines() {
-            if line.contains(" 0 WCU/s peak") && !line.contains("THROTTLED") {
-                idle += 1;
-            } else {
-                out.push_str(&without_reads(line));
-                out.push('\n');
-            }
-        }
-        if idle > 0 {
-            out.push_str(&format!("  … and {idle} partitions without writes\n"));
-        }
-        out
+    let log = s.world.request_log();
+    s.sent.borrow_mut().note(&log);
+    s.world.settle();
+    let got = total(&s.client, post, shards)
+        .unwrap_or_else(|e| fail(format!("total(\"{post}\", {shards}) failed: {e}")));
+    if got != likes {
+        explain_wrong_total(&s, post, shards, likes, got, &log);
     }
-}
-
-/// A partition line of the picture without its read bar (this kata is about writes), so it
-/// fits a terminal: `… WCU/s peak ! │···│   1 RCU/s peak  items …` → `… WCU/s peak !  items …`.
-fn without_reads(line: &str) -> String {
-    let Some(peak) = line.find("WCU/s peak") else {
-        return line.to_string();
-    };
-    let after_writes = peak + "WCU/s peak".len();
-    let Some(reads_end) = line.find("RCU/s peak").map(|i| i + "RCU/s peak".len()) else {
-        return line.to_string();
-    };
-    let throttled_mark = line[after_writes..]
-        .split('│')
-        .next()
-        .unwrap_or("")
-        .trim_end();
-    let rest: Vec<&str> = line[reads_end..].split_whitespace().collect();
-    format!(
-        "{}{throttled_mark}  {}",
-        &line[..after_writes],
-        rest.join(" ")
-    )
-}
-
-// ---------------------------------------------------------------------------------------
-// Explaining failures
-// ---------------------------------------------------------------------------------------
-
-fn pk(item: &Item) -> String {
-    match item.get("PK") {
-        Some(AttributeValue::S(s)) => s.clone(),
-        other => format!("{other:?}"),
-    }
-}
-
-fn keys_list(items: &[Item]) -> String {
-    let mut keys: Vec<String> = items.iter().map(pk).collect();
-    keys.sort_by_key(|k| (k.len(), k.clone()));
-    let keys: Vec<String> = keys.iter().map(|k| format!("\"{k}\"")).collect();
-    format!("keys written: {}", keys.join(", "))
-}
-
-/// The number attribute whose sum over `items` is `want`, if there is one: the attribute the
-/// learner counts likes in.
-fn counting_attribute(items: &[Item], want: u64) -> Option<String> {
-    let mut sums: BTreeMap<&str, u64> = BTreeMap::new();
-    for item in items {
-        for (name, value) in item {
-            if name == "PK" {
-                continue;
-            }
-            if let Some(n) = value.as_number().and_then(|n| n.to_u64()) {
-                *sums.entry(name).or_insert(0) += n;
-            }
-        }
-    }
-    sums.into_iter()
-        .find(|(_, sum)| *sum == want)
-        .map(|(name, _)| name.to_string())
-}
-
-fn count_in(item: &Item, attribute: &str) -> u64 {
-    item.get(attribute)
-        .and_then(AttributeValue::as_number)
-        .and_then(|n| n.to_u64())
-        .unwrap_or(0)
-}
-
-/// Fails with an explanation of why `total` returned `got` instead of `want`: which shard
-/// items it never read, or whether likes were lost or doubled on the way in.
-fn explain_wrong_total(s: &Scene, post: &str, shards: u32, want: u64, got: u64) -> ! {
-    let call = format!("total(\"{post}\", {shards})");
-    let items = s.items();
-    let Some(attribute) = counting_attribute(&items, want) else {
-        let held: u64 = items
-            .iter()
-            .flat_map(|i| i.iter().filter(|(k, _)| *k != "PK"))
-            .filter_map(|(_, v)| v.as_number().and_then(|n| n.to_u64()))
-            .sum();
-        fail(format!(
-            "{call} returned {} but {} likes were recorded, and the shard items do not add up to \
-             {} either (their numbers sum to {}): increment() {} likes. Each like must be stored \
-             exactly once — one successful write per like.\n{}",
-            thousands(got),
-            thousands(want),
-            thousands(want),
-            thousands(held),
-            if held < want { "lost" } else { "doubled" },
-            keys_list(&items)
-        ))
-    };
-    if got > want {
-        fail(format!(
-            "{call} returned {} but {} likes were recorded — the shard items hold exactly {}, so \
-             total() counts some shard more than once",
-            thousands(got),
-            thousands(want),
-            thousands(want)
-        ));
-    }
-    // Nudge each shard item by a million and see whether the total notices.
-    const NUDGE: u64 = 1_000_000;
-    let mut unread = Vec::new();
-    for item in &items {
-        let nudge = |by: &str| {
-            s.client
-                .update_item()
-                .table_name(TABLE)
-                .key("PK", item["PK"].clone())
-                .update_expression("ADD #n :by")
-                .expression_attribute_names("#n", attribute.as_str())
-                .expression_attribute_values(":by", AttributeValue::N(by.into()))
-                .send()
-                .unwrap_or_else(|e| fail(format!("the test could not inspect a shard: {e}")));
-            s.world.settle();
-        };
-        nudge(&NUDGE.to_string());
-        let seen = total(&s.client, post, shards);
-        nudge(&format!("-{NUDGE}"));
-        if seen == Ok(got) {
-            unread.push(item);
-        }
-    }
-    if unread.is_empty() {
-        fail(format!(
-            "{call} returned {} but {} likes were recorded, yet it reads every shard item: check \
-             how it adds them up",
-            thousands(got),
-            thousands(want)
-        ));
-    }
-    let described: Vec<String> = unread
-        .iter()
-        .map(|i| {
-            format!(
-                "PK = \"{}\" ({} likes)",
-                pk(i),
-                thousands(count_in(i, &attribute))
-            )
-        })
-        .collect();
-    fail(format!(
-        "{call} returned {} but {} likes were recorded: total() never read the shard item{} {}. \
-         Every shard increment() writes to must be read back — read exactly the shard keys \
-         increment() chooses from.\n{}",
-        thousands(got),
-        thousands(want),
-        if unread.len() == 1 { "" } else { "s" },
-        described.join(", "),
-        keys_list(&items)
-    ))
-}
-
-/// The failure message of a throttled partition: which partition, when, how hard, and why —
-/// one key, or keys that landed on too few partitions.
-fn hot_partition_message(
-    s: &Scene,
-    shards: u32,
-    likes: u64,
-    stats: &Stats,
-    metrics: &[PartitionSecond],
-    worst: &PartitionSecond,
-) -> String {
-    let on_worst_partition = || metrics.iter().filter(|m| m.partition == worst.partition);
-    let throttled_here: u64 = on_worst_partition().map(|m| m.throttled_writes).sum();
-    let pinned_seconds = on_worst_partition()
-        .filter(|m| m.consumed_write >= CEILING_WCU * 0.99)
-        .count();
-    let items = s.items();
-    let mut keys_on: BTreeMap<u32, Vec<String>> = BTreeMap::new();
-    for item in &items {
-        if let Ok(p) = s.world.partition_of(TABLE, &item["PK"]) {
-            keys_on
-                .entry(p)
-                .or_default()
-                .push(format!("\"{}\"", pk(item)));
-        }
-    }
-    let partitions = s.world.partitions(TABLE).map(|p| p.len()).unwrap_or(0);
-    let load = format!(
-        "pinned at {} WCU for {pinned_seconds} seconds ({} throttled writes); the {}-second \
-         burst took {:.1} s of simulated time to store",
-        thousands(CEILING_WCU as u64),
-        thousands(throttled_here),
-        stats.scheduled_s,
-        stats.took_s
-    );
-    let (cause, story) = if keys_on.len() <= 1 {
-        let keys = keys_on.values().next().cloned().unwrap_or_default();
-        let key_text = match keys.as_slice() {
-            [one] => format!("PK = {one}: one item on one partition"),
-            many => format!(
-                "{} keys that all hash to partition {}",
-                many.len(),
-                worst.partition
-            ),
-        };
-        (
-            "every increment hit the same partition key",
-            format!(
-                "All {} likes went to {key_text}, {load}, while the table's other {} partitions \
-                 sat idle. One key is capped at {} writes a second however much capacity the \
-                 table has. Spread the likes over `shards` keys (e.g. \"post-1#COUNTER#0\" … \
-                 \"post-1#COUNTER#{}\") and sum them on read.",
-                thousands(likes),
-                partitions.saturating_sub(1),
-                thousands(CEILING_WCU as u64),
-                shards - 1
-            ),
-        )
-    } else {
-        let on_worst = keys_on.get(&worst.partition).cloned().unwrap_or_default();
-        let cause = if items.len() < shards as usize {
-            "your likes use fewer keys than `shards`"
-        } else if on_worst.len() > 1 {
-            "too many of your shard keys share one partition"
-        } else {
-            "one shard key takes more writes than its partition serves"
-        };
-        (
-            cause,
-            format!(
-                "Your likes went to {} keys (shards = {shards}) on {} partitions; partition {} \
-                 holds {} of them ({}) and was {load}. Use all `shards` keys and give each an \
-                 even share of the likes.",
-                items.len(),
-                keys_on.len(),
-                worst.partition,
-                on_worst.len(),
-                on_worst.join(", ")
-            ),
-        )
-    };
-    format!(
-        "partition {} was throttled {} times in second {} ({} WCU ceiling) — \
-         {cause}.\n{story}\n\n{}",
-        worst.partition,
-        thousands(worst.throttled_writes),
-        worst.second,
-        thousands(CEILING_WCU as u64),
-        s.picture()
-    )
 }
