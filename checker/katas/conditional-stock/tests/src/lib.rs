@@ -433,13 +433,26 @@ fn no_oversell_with_stale_reads(seed: u64) {
                 "buyer #{buyer} reserved 1 unit (reserve returned Ok({left})) and the stock fell \
                  from {before} to {after}: a reservation of 1 must take exactly 1"
             )),
-            Err(ReserveError::OutOfStock { available }) if before >= 1 => fail(format!(
-                "buyer #{buyer} was refused with OutOfStock {{ available: {available} }} although \
-                 {before} units were in stock: a reservation that should have succeeded was \
-                 lost. Its {call}.\n{lag_note}{reads_note}\nA condition built from a stale read \
-                 (stock = :what_i_read) fails for the wrong reason; a condition on the stock \
-                 itself (stock >= :qty) only fails when there really is not enough.",
-            )),
+            Err(ReserveError::OutOfStock { available }) if before >= 1 => {
+                // Blame the stale read only when there was one; otherwise the condition itself.
+                let cause = if eventual > 0 {
+                    format!(
+                        "\n{lag_note}{reads_note}\nA condition built from a stale read \
+                         (stock = :what_i_read) fails for the wrong reason; a condition on the \
+                         stock itself (stock >= :qty) only fails when there really is not enough."
+                    )
+                } else {
+                    " It read nothing that could be stale: the refusal is the condition's own, \
+                     which refuses while there is stock. Ask for what the order needs \
+                     (stock >= :qty)."
+                        .to_string()
+                };
+                fail(format!(
+                    "buyer #{buyer} was refused with OutOfStock {{ available: {available} }} \
+                     although {before} units were in stock: a reservation that should have \
+                     succeeded was lost. Its {call}.{cause}",
+                ))
+            }
             Err(ReserveError::OutOfStock { available }) => {
                 check_eq(
                     0,
