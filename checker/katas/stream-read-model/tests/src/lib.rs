@@ -17,9 +17,16 @@
 //!   batches redelivered, the function "timing out" partway through some batches (so the batch
 //!   is retried whole after part of it was applied), and the orders table split into more
 //!   partitions (parent shards before child shards). Nothing may be counted twice or missed.
+//! - `a_function_stopped_partway_through_a_record`: one batch of four records, its first
+//!   delivery stopped (Lambda's timeout) after the handler's 1st, 2nd, … request, each in a
+//!   fresh world: the requests sent are applied, the rest never sent, the batch retried whole.
+//!   The handler runs on a seeded schedule (`World::concurrently`) beside watchers that stop it
+//!   at the gate of its next request. No record may end half applied.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -28,6 +35,7 @@ use engine::types::{
     Record, ScalarAttributeType, StartingPosition, StreamSpecification, StreamViewType,
     TimeToLiveSpecification,
 };
+use engine::world::schedule::yield_now;
 use engine::{item, AttributeValue, Client, Error, Item, World, WorldConfig};
 use given::{CustomerStats, ORDERS_TABLE, STATUSES};
 use katas_testkit::{fail, run, seeded, test, thousands, wrap, Failure, Rng};
@@ -59,6 +67,10 @@ pub fn main(kata: Kata) -> ! {
         seeded(
             "survives_redelivery_retries_and_a_split",
             survives_redelivery_retries_and_a_split,
+        ),
+        test(
+            "a_function_stopped_partway_through_a_record",
+            a_function_stopped_partway_through_a_record,
         ),
     ]);
 }
@@ -111,6 +123,15 @@ fn applies_inserts_modifies_and_removes() {
         "after a PutItem replaced o-3 (PAID, 700) with (CANCELLED, 0) — one MODIFY record",
         "An overwrite is a MODIFY too: take the old image's contribution out (PAID − 1, spend \
          − 700) and put the new one's in (CANCELLED + 1, spend + 0).",
+    );
+
+    scene.put("o-1", "c-2", "SHIPPED", 1_000, None);
+    scene.check(
+        "after a PutItem replaced o-1 (c-1, SHIPPED, 1,000) with (c-2, SHIPPED, 1,000) — one \
+         MODIFY record that moves the order to another customer",
+        "An overwrite can give an order to another customer: the old image's customer (c-1) \
+         loses the order and its total, the new image's customer (c-2) gains them. Take the \
+         customer of each side from its own image.",
     );
 
     scene.delete("o-2");
@@ -197,7 +218,12 @@ fn survives_redelivery_retries_and_a_split(seed: u64) {
                 scene.update(&id, "SET total_cents = :v", total);
                 "total change"
             } else if roll < 88 {
-                let customer = scene.customer_of(&id);
+                // Half of the overwrites give the order to another customer.
+                let customer = if rng.below(2) == 0 {
+                    scene.customer_of(&id)
+                } else {
+                    customers[rng.below(customers.len() as u64) as usize].clone()
+                };
                 let status = STATUSES[rng.below(STATUSES.len() as u64) as usize];
                 scene.put(&id, &customer, status, cents(&mut rng), None);
                 "overwrite"
@@ -258,6 +284,102 @@ fn survives_redelivery_retries_and_a_split(seed: u64) {
     );
 }
 
+/// The four changes of `a_function_stopped_partway_through_a_record`, one batch.
+const FOUR_CHANGES: &str = "four records in one batch — INSERT o-1 (c-1, PLACED, 1,200), MODIFY \
+                            o-1 (an overwrite: c-2, PAID, 900), INSERT o-2 (c-1, PLACED, 500), \
+                            REMOVE o-1";
+
+/// Cut points tried at most (a handler sending more requests for the batch is cut at the
+/// first ones only).
+const MAX_CUTS: u64 = 24;
+
+/// Lambda stops a function when its timeout comes, between any two of its requests: the
+/// requests sent are applied, the next one is never sent, and the whole batch comes again.
+/// The batch is cut after its 1st, 2nd, … request, each time in a fresh world.
+fn a_function_stopped_partway_through_a_record() {
+    let changes = |scene: &Scene| {
+        scene.put("o-1", "c-1", "PLACED", 1_200, None);
+        scene.put("o-1", "c-2", "PAID", 900, None);
+        scene.put("o-2", "c-1", "PLACED", 500, None);
+        scene.delete("o-1");
+    };
+    let clean = Scene::new(3, Delivery::stopped_after(u64::MAX, 0));
+    changes(&clean);
+    clean.check(
+        &format!("after {FOUR_CHANGES}, delivered once"),
+        "Each record's images give its deltas: old image out, new image in.",
+    );
+    let sent = clean.delivery().first_requests.len() as u64;
+    for k in 1..sent.min(MAX_CUTS + 1) {
+        let scene = Scene::new(3, Delivery::stopped_after(k, 4 * k));
+        changes(&scene);
+        scene.world.settle();
+        let d = scene.delivery();
+        if !d.first_stopped {
+            continue; // it finished before the stop came: nothing was cut
+        }
+        let moment = format!(
+            "after {FOUR_CHANGES}: Lambda stopped the function (a timeout) after its first \
+             {} ({}) — applied, the next one never sent — and delivered the whole batch again",
+            match d.first_requests.len() {
+                1 => "request".to_string(),
+                n => format!("{n} requests"),
+            },
+            d.first_requests.join(", "),
+        );
+        scene.check(
+            &moment,
+            "A function can be stopped between any two of its requests, and the retried batch \
+             then meets a record that is half applied. A marker written before the record's \
+             figures makes the retry skip figures that were never written (too low); figures \
+             written before their marker are written again on the retry (too high). Write a \
+             record's marker and all its figures in one TransactWriteItems: a record is then \
+             applied entirely or not at all.",
+        );
+    }
+}
+
+/// What the stopped invocation returns to the event source mapping.
+const STOPPED: &str = "Task timed out: the function was stopped between two of its requests";
+
+/// The payload the watchers unwind with when they stop the function.
+struct Stop;
+
+/// Watchers beside the handler on the schedule: at each of its requests, one of them is
+/// drawn before the handler goes on with probability WATCHERS / (WATCHERS + 1).
+const WATCHERS: usize = 15;
+
+/// Runs `handle(records)` as a client on a seeded schedule, beside watchers that stop it —
+/// Lambda's timeout — once it has sent `k` requests: those are applied, and the handler is
+/// unwound at the gate of its next one, which is never sent.
+fn stopped_after(world: &World, seed: u64, k: u64, records: &[Record]) -> Result<(), String> {
+    type Body<'a> = Box<dyn FnOnce(Client) -> Option<Result<(), String>> + Send + 'a>;
+    let start = world.request_totals().requests;
+    let done = AtomicBool::new(false);
+    let done = &done;
+    let mut bodies: Vec<Body<'_>> = vec![Box::new(move |client: Client| {
+        let result = handle(&client, records).map_err(|e| e.to_string());
+        done.store(true, Ordering::SeqCst);
+        Some(result)
+    })];
+    for _ in 0..WATCHERS {
+        bodies.push(Box::new(move |_: Client| loop {
+            if done.load(Ordering::SeqCst) {
+                return None;
+            }
+            if world.request_totals().requests - start >= k {
+                panic::resume_unwind(Box::new(Stop));
+            }
+            yield_now();
+        }));
+    }
+    match panic::catch_unwind(AssertUnwindSafe(|| world.run_concurrently(seed, bodies))) {
+        Ok(results) => results.into_iter().next().flatten().unwrap_or(Ok(())),
+        Err(payload) if payload.is::<Stop>() => Err(STOPPED.to_string()),
+        Err(payload) => panic::resume_unwind(payload),
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // The scene: the orders table, the learner's read model, the subscription
 // ---------------------------------------------------------------------------------------
@@ -274,11 +396,36 @@ struct Delivery {
     /// Errors handle() returned, newest last (at most 5 kept).
     errors: Vec<String>,
     error_count: u64,
+    /// Stop the first invocation once it has sent this many requests (see
+    /// `a_function_stopped_partway_through_a_record`).
+    stop_first_after: Option<u64>,
+    /// Schedule seed of that stop.
+    stop_seed: u64,
+    /// Records written (and skipped by the consumer) before the scene starts, so that this
+    /// world's event ids differ from those of the worlds before it in the same process.
+    sequence_offset: u64,
+    /// The requests of the first invocation, `Operation table` (from the request log).
+    first_requests: Vec<String>,
+    /// Whether the first invocation was stopped before it returned.
+    first_stopped: bool,
+    invocations: u64,
 }
 
 impl Delivery {
     fn exactly_once() -> Delivery {
         Delivery::default()
+    }
+
+    /// Exactly once, except that the first invocation is stopped once it has sent `k`
+    /// requests (`u64::MAX`: never, but its requests are recorded); `offset` records are
+    /// written before the scene starts (see `sequence_offset`).
+    fn stopped_after(k: u64, offset: u64) -> Delivery {
+        Delivery {
+            stop_first_after: Some(k),
+            stop_seed: 0x570b ^ k,
+            sequence_offset: offset,
+            ..Delivery::default()
+        }
     }
 
     fn at_least_once(seed: u64) -> Delivery {
@@ -321,7 +468,10 @@ impl Scene {
                 .create_table()
                 .table_name(ORDERS_TABLE)
                 // Provisioned small: one partition to start with, split as orders arrive.
-                .provisioned_throughput(ProvisionedThroughput::new(200, 200))
+                .provisioned_throughput(ProvisionedThroughput::new(
+                    200,
+                    200 + 2 * delivery.sequence_offset as i64,
+                ))
                 .attribute_definitions(AttributeDefinition::new("order_id", ScalarAttributeType::S))
                 .key_schema(KeySchemaElement::new("order_id", KeyType::Hash))
                 .stream_specification(StreamSpecification::enabled(
@@ -343,9 +493,32 @@ impl Scene {
             fail(format!("create_read_model_table() failed: {e}"));
         }
 
+        // Records this world's handler never sees: they only move its event ids on.
+        for i in 0..delivery.sequence_offset {
+            let burn = client
+                .put_item()
+                .table_name(ORDERS_TABLE)
+                .item("order_id", AttributeValue::S(format!("burn-{i}")));
+            setup(
+                "moving the stream's sequence numbers on",
+                burn.send().map(|_| ()),
+            );
+            let gone = client
+                .delete_item()
+                .table_name(ORDERS_TABLE)
+                .key("order_id", AttributeValue::S(format!("burn-{i}")));
+            setup(
+                "moving the stream's sequence numbers on",
+                gone.send().map(|_| ()),
+            );
+        }
         let mapping = EventSourceMapping {
             batch_size: 8,
-            starting_position: StartingPosition::TrimHorizon,
+            starting_position: if delivery.sequence_offset > 0 {
+                StartingPosition::Latest
+            } else {
+                StartingPosition::TrimHorizon
+            },
             maximum_retry_attempts: MAX_RETRIES,
             bisect_batch_on_function_error: false,
             poll_interval: Duration::from_millis(250),
@@ -355,8 +528,42 @@ impl Scene {
         let delivery = Arc::new(Mutex::new(delivery));
         let shared = Arc::clone(&delivery);
         let handler_client = client.clone();
+        let handler_world = world.clone();
         let consumer = world
             .subscribe(ORDERS_TABLE, mapping, move |records: &[Record]| {
+                let (first, stop) = {
+                    let mut d = shared.lock().unwrap_or_else(|p| p.into_inner());
+                    d.invocations += 1;
+                    (
+                        d.invocations == 1,
+                        d.stop_first_after.map(|k| (k, d.stop_seed)),
+                    )
+                };
+                if let (true, Some((k, seed))) = (first, stop) {
+                    let before = handler_world.request_totals().requests;
+                    let result = match k {
+                        u64::MAX => handle(&handler_client, records).map_err(|e| e.to_string()),
+                        _ => stopped_after(&handler_world, seed, k, records),
+                    };
+                    let mut d = shared.lock().unwrap_or_else(|p| p.into_inner());
+                    d.first_requests = handler_world
+                        .request_log()
+                        .iter()
+                        .filter(|r| r.seq >= before)
+                        .map(|r| {
+                            let tables: Vec<&str> = r.tables.iter().map(|t| &**t).collect();
+                            let failed = r.error.map(|e| format!(" (failed: {e})"));
+                            format!(
+                                "{} {}{}",
+                                r.operation,
+                                tables.join(", "),
+                                failed.unwrap_or_default()
+                            )
+                        })
+                        .collect();
+                    d.first_stopped = result.as_ref().is_err_and(|e| e == STOPPED);
+                    return result;
+                }
                 let cut = {
                     let mut d = shared.lock().unwrap_or_else(|p| p.into_inner());
                     let mut rng = rng.lock().unwrap_or_else(|p| p.into_inner());
@@ -395,6 +602,13 @@ impl Scene {
             delivery,
             written: Mutex::new(BTreeSet::new()),
         }
+    }
+
+    fn delivery(&self) -> Delivery {
+        self.delivery
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     fn put(&self, id: &str, customer: &str, status: &str, total: u64, expires: Option<u64>) {
@@ -540,7 +754,12 @@ impl Scene {
             .any(|(k, w)| got.customers[k].order_count < w.order_count)
             || want.statuses.iter().any(|(k, w)| got.statuses[k] < *w);
         let diffs = want.differences(&got);
+        let d = self.delivery();
+        let exactly_once =
+            d.redelivery_probability == 0.0 && d.timeout_probability == 0.0 && !d.first_stopped;
         let verdict = match (over, under) {
+            // Each record was delivered once: the deltas themselves are wrong.
+            _ if exactly_once => "the figures the records moved are not the table's",
             (true, true) => {
                 "some counts are too high and some too low: records were applied more than \
                  once (an INSERT counted twice, a REMOVE taken out twice) or not at all"
