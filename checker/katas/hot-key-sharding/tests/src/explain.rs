@@ -230,13 +230,14 @@ fn lost_likes_message(
     if sent.read_then_put() && sent.eventual_reads > 0 {
         return format!(
             "{lost}\nincrement() reads the shard with an eventually consistent GetItem ({} of \
-             its reads were) and writes the count back with PutItem: the read may be served by \
+             its {} reads were) and writes the count back with PutItem: the read may be served by \
              a replica that has not received the previous like yet, and the PutItem then \
              writes a count without it. Even a strongly consistent read does not make \
              read-modify-write safe once two clients like at once. Let DynamoDB do the \
              addition: an UpdateItem with `ADD likes :one` is one atomic write, with nothing \
              to read first.",
-            thousands(sent.eventual_reads)
+            thousands(sent.eventual_reads),
+            thousands(sent.count("GetItem") + sent.count("BatchGetItem"))
         );
     }
     if sent.read_then_put() {
