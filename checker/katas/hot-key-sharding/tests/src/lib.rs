@@ -26,6 +26,7 @@ mod explain;
 mod scene;
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 use engine::world::schedule::yield_now;
 use engine::{Client, Error};
@@ -42,6 +43,9 @@ const MAX_THROTTLES_PER_LIKE: u64 = 100;
 const MIN_WAITS_TO_JUDGE_BACKOFF: usize = 3;
 /// Requests one `increment` may send to a table that does not exist.
 const MAX_REQUESTS_ON_MISSING_TABLE: u64 = 3;
+/// Requests after which the watchdog of `returns_other_errors` creates the missing table, to
+/// end a loop that retries every error (well past the limit, so the failure shows the loop).
+const WATCHDOG_CREATES_TABLE_AFTER: u64 = 12;
 
 katas_testkit::learner! {
     /// Records like number `n` of `post`, spread over `shards` items.
@@ -212,7 +216,7 @@ fn returns_other_errors(seed: u64) {
     let s = Scene::without_table(seed);
     let (post, shards, n) = ("post-1", 4, 0);
     let done = AtomicBool::new(false);
-    let created_at = std::sync::Mutex::new(None);
+    let created_at = Mutex::new(None);
     let learner = |client: Client| {
         let result = increment(&client, post, shards, n);
         done.store(true, Ordering::SeqCst);
@@ -221,7 +225,7 @@ fn returns_other_errors(seed: u64) {
     let world = s.world.clone();
     let watchdog = |client: Client| {
         while !done.load(Ordering::SeqCst) {
-            if world.request_totals().requests > MAX_REQUESTS_ON_MISSING_TABLE * 4 {
+            if world.request_totals().requests > WATCHDOG_CREATES_TABLE_AFTER {
                 *created_at.lock().unwrap_or_else(|e| e.into_inner()) = Some(client.world().now());
                 create_table(&client)
                     .unwrap_or_else(|e| fail(format!("the test could not create its table: {e}")));
