@@ -144,6 +144,23 @@ pub enum DevCommand {
         /// Only these katas (default: all, plus the stray-folder check).
         katas: Vec<String>,
     },
+    /// Scaffold a new kata that `dev check` accepts: both folders, a curriculum entry, a
+    /// starter, one hidden test, a reference and a known-wrong solution (a placeholder task
+    /// to replace; every text to write says TODO).
+    New {
+        /// The kata's name (lowercase, dashes): its crate and folder names.
+        name: String,
+        /// One-line title (default: from the name).
+        #[arg(long)]
+        title: Option<String>,
+        /// `model-it` or `build-it`.
+        #[arg(long, default_value = "model-it")]
+        track: String,
+        /// Lesson section practised, `<file stem>#<anchor>` (default: the first lesson's first
+        /// section, as a placeholder).
+        #[arg(long)]
+        lesson: Option<String>,
+    },
 }
 
 /// Everything a command needs, resolved.

@@ -66,7 +66,54 @@ pub fn dispatch(args: Args) -> Result<i32> {
         Some(Command::Dev {
             command: crate::cli::DevCommand::Check { katas },
         }) => dev_check(&cx, katas),
+        Some(Command::Dev {
+            command:
+                crate::cli::DevCommand::New {
+                    name,
+                    title,
+                    track,
+                    lesson,
+                },
+        }) => dev_new(&cx, name, title, track, lesson),
     }
+}
+
+fn dev_new(
+    cx: &Context,
+    name: String,
+    title: Option<String>,
+    track: String,
+    lesson: Option<String>,
+) -> Result<i32> {
+    use crate::devcheck::new;
+    let lesson = match lesson.or_else(|| new::default_lesson(&cx.root)) {
+        Some(l) => l,
+        None => bail!("no lesson to link: pass --lesson <file stem>#<section anchor>"),
+    };
+    let title = title.unwrap_or_else(|| {
+        let words = name.replace('-', " ");
+        let mut c = words.chars();
+        c.next()
+            .map(|f| f.to_uppercase().chain(c).collect())
+            .unwrap_or_default()
+    });
+    let written = new::scaffold(
+        &cx.root,
+        &new::NewKata {
+            name: name.clone(),
+            title,
+            track,
+            lesson,
+        },
+    )?;
+    for f in &written {
+        println!("  wrote {}", f.display());
+    }
+    println!(
+        "\n`{name}` is scaffolded. Next: replace the TODOs (README, kata.toml, the task), then \
+         `cargo katas dev check {name}`."
+    );
+    Ok(0)
 }
 
 fn grade(cx: &Context, g: crate::cli::GradeArgs) -> Result<i32> {

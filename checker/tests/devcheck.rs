@@ -291,3 +291,60 @@ fn the_command_exits_non_zero_and_names_the_problem() {
     );
     assert!(out.contains("1 kata, 1 error, 0 warnings"), "{out}");
 }
+
+/// `dev new` writes both folders and a curriculum entry that the manifest loads, refuses a
+/// name that is taken, and writes nothing then. (That the scaffold also passes the behaviour
+/// checks needs the engine, which this fixture does not have: `katas dev new` followed by
+/// `katas dev check <name>` on the real repository shows it.)
+#[test]
+fn dev_new_scaffolds_a_kata_the_manifest_loads() {
+    use katas::devcheck::new::{scaffold, NewKata};
+    let root = common::fresh_fixture("dev-new");
+    let new = NewKata {
+        name: "ttl-sweeper".into(),
+        title: "TTL \"sweeper\"".into(),
+        track: "model-it".into(),
+        lesson: LESSON.into(),
+    };
+    let written = scaffold(&root, &new).unwrap();
+    assert!(written.len() > 10, "{written:?}");
+    let m = Manifest::load(&root).unwrap();
+    let k = m.kata("ttl-sweeper").unwrap();
+    assert_eq!(m.katas.last().unwrap().name, "ttl-sweeper");
+    assert_eq!(k.title, "TTL 'sweeper'");
+    assert_eq!(k.hints.len(), 3);
+    assert_eq!(k.wrong.len(), 1);
+    for p in [
+        k.folder().join("Cargo.toml"),
+        k.src_dir().join("lib.rs"),
+        k.readme(),
+        k.given().join("src/lib.rs"),
+        k.hidden().join("src/lib.rs"),
+        k.glue().join("src/main.rs"),
+        k.starter().join("lib.rs"),
+        k.reference(),
+        k.wrong[0].path.clone(),
+    ] {
+        assert!(root.join(&p).is_file(), "{} missing", p.display());
+    }
+    assert_eq!(
+        std::fs::read(root.join(k.starter()).join("lib.rs")).unwrap(),
+        std::fs::read(root.join(k.src_dir()).join("lib.rs")).unwrap()
+    );
+    let readme = std::fs::read_to_string(root.join(k.readme())).unwrap();
+    assert!(
+        readme.contains("../../lessons/src/01-foundations.md#"),
+        "{readme}"
+    );
+
+    let before = std::fs::read_to_string(root.join("checker/curriculum.toml")).unwrap();
+    let err = scaffold(&root, &new).unwrap_err().to_string();
+    assert!(err.contains("already has a kata"), "{err}");
+    let bad = NewKata {
+        name: "Bad Name".into(),
+        ..new
+    };
+    assert!(scaffold(&root, &bad).is_err());
+    let after = std::fs::read_to_string(root.join("checker/curriculum.toml")).unwrap();
+    assert_eq!(before, after, "a refused scaffold writes nothing");
+}

@@ -22,6 +22,7 @@
 
 mod behaviour;
 mod layout;
+pub mod new;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
