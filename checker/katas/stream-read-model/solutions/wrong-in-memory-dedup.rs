@@ -5,8 +5,7 @@
 //! to the same instance. But Lambda runs a handler in instances that come and go: a new
 //! instance (a cold start after a timeout, a crash, a deployment, a scale-out) starts with an
 //! empty set and applies again what the old one applied; and a write that was applied but
-//! answered with an error is never remembered. Must fail `a_new_instance_starts_empty` and
-//! `a_function_stopped_partway_through_a_record`.
+//! answered with an error is never remembered. Must fail `a_new_instance_starts_empty`.
 //!
 //! The shop's `orders` table streams every change. Keep a read model up to date from it — per
 //! customer the number of orders and their total, per status the number of orders — with a

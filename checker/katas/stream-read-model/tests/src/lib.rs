@@ -22,6 +22,13 @@
 //!   fresh world: the requests sent are applied, the rest never sent, the batch retried whole.
 //!   The handler runs on a seeded schedule (`World::concurrently`) beside watchers that stop it
 //!   at the gate of its next request. No record may end half applied.
+//! - `a_new_instance_starts_empty`: five records applied, then handed again to the same
+//!   instance (nothing may move), then to a new instance — a process of its own given a copy
+//!   of the learner's tables and the same records (nothing may move either). A handler that
+//!   remembers applied records in memory passes the first and fails the second.
+//!
+//! Every test runs in a process of its own (`process`): the engine's event ids repeat from
+//! world to world, so a handler's globals must not carry from one test into the next.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -31,9 +38,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use engine::types::{
-    AttributeDefinition, EventSourceMapping, KeySchemaElement, KeyType, ProvisionedThroughput,
-    Record, ScalarAttributeType, StartingPosition, StreamSpecification, StreamViewType,
-    TimeToLiveSpecification,
+    AttributeDefinition, EventSourceMapping, Identity, KeySchemaElement, KeyType, OperationType,
+    ProvisionedThroughput, Record, ScalarAttributeType, StartingPosition, StreamRecord,
+    StreamSpecification, StreamViewType, TimeToLiveSpecification,
 };
 use engine::world::schedule::yield_now;
 use engine::{item, AttributeValue, Client, Error, Item, World, WorldConfig};
@@ -52,26 +59,38 @@ katas_testkit::learner! {
     fn status_count(client: &Client, status: &str) -> Result<i64, Error>;
 }
 
+mod process;
+
 /// Runs the hidden tests against the learner's functions (called by the kata's glue binary).
+/// Each test runs in a process of its own (see `process`).
 pub fn main(kata: Kata) -> ! {
     install(kata);
+    if std::env::var_os(process::INSTANCE_ENV).is_some() {
+        process::serve_new_instance(serve_new_instance);
+    }
+    let plain =
+        |name: &'static str, body: fn()| test(name, move || process::isolated(name, None, body));
     run(vec![
-        test(
+        plain(
             "applies_inserts_modifies_and_removes",
             applies_inserts_modifies_and_removes,
         ),
-        test(
+        plain(
             "ttl_deletes_leave_the_read_model",
             ttl_deletes_leave_the_read_model,
         ),
-        seeded(
-            "survives_redelivery_retries_and_a_split",
-            survives_redelivery_retries_and_a_split,
-        ),
-        test(
+        seeded("survives_redelivery_retries_and_a_split", |seed| {
+            process::isolated(
+                "survives_redelivery_retries_and_a_split",
+                Some(seed),
+                || survives_redelivery_retries_and_a_split(seed),
+            )
+        }),
+        plain(
             "a_function_stopped_partway_through_a_record",
             a_function_stopped_partway_through_a_record,
         ),
+        plain("a_new_instance_starts_empty", a_new_instance_starts_empty),
     ]);
 }
 
@@ -339,6 +358,231 @@ fn a_function_stopped_partway_through_a_record() {
     }
 }
 
+/// The changes of `a_new_instance_starts_empty`.
+const FIVE_CHANGES: &str = "five records — INSERT o-1 (c-1, PLACED, 1,200), INSERT o-2 (c-2, \
+                            PAID, 800), MODIFY o-1 (SHIPPED), INSERT o-3 (c-1, PLACED, 300), \
+                            REMOVE o-2";
+
+/// Lambda runs a function in instances that come and go: after a timeout, a crash, a
+/// deployment or a scale-out, a batch the old instance applied can reach a new one, which
+/// shares nothing with the old one but DynamoDB. The new instance is a process of its own,
+/// given a copy of the read model's tables and the same records.
+fn a_new_instance_starts_empty() {
+    let scene = Scene::new(4, Delivery::exactly_once());
+    scene.put("o-1", "c-1", "PLACED", 1_200, None);
+    scene.put("o-2", "c-2", "PAID", 800, None);
+    scene.update(
+        "o-1",
+        "SET #status = :v",
+        AttributeValue::S("SHIPPED".into()),
+    );
+    scene.put("o-3", "c-1", "PLACED", 300, None);
+    scene.delete("o-2");
+    scene.check(
+        &format!("after {FIVE_CHANGES}, delivered once"),
+        "Each record's images give its deltas: old image out, new image in.",
+    );
+    let batches = scene.delivery().batches;
+
+    // The same instance, given every record again.
+    for batch in &batches {
+        if let Err(e) = handle(&scene.client, batch) {
+            fail(format!(
+                "after {FIVE_CHANGES}, delivered once: given the same records again, handle() \
+                 returned an error: {e}"
+            ));
+        }
+    }
+    scene.check(
+        &format!("after {FIVE_CHANGES}, delivered once, then given to the same instance again"),
+        "A record delivered again must change nothing: remember which records were applied.",
+    );
+
+    // A new instance, given them again.
+    let want = scene.expected();
+    let tables = scene.learner_tables();
+    let input = serde_json::json!({
+        "tables": tables,
+        "batches": batches.iter().map(|b| b.iter().map(record_to_json).collect::<Vec<_>>()).collect::<Vec<_>>(),
+        "customers": want.customers.keys().collect::<Vec<_>>(),
+    });
+    let answer = process::new_instance(&input);
+    if let Some(problem) = answer.get("problem").and_then(serde_json::Value::as_str) {
+        fail(format!(
+            "after {FIVE_CHANGES}, delivered once and applied, a new instance of the function \
+             was given the same records: {problem}"
+        ));
+    }
+    let got = model_from_json(&answer);
+    if got == want {
+        return;
+    }
+    let writes = answer
+        .get("writes")
+        .and_then(serde_json::Value::as_u64)
+        .unwrap_or(0);
+    Failure::compare(
+        wrap(&format!(
+            "after {FIVE_CHANGES}, delivered once and applied: given every record again, the \
+             same instance changed nothing — but a new instance of the function (a cold start: \
+             Lambda stopped the old one before it reported the batch done and started another, \
+             which shares nothing with it but DynamoDB), given a copy of the read model's \
+             tables and the same records, sent {writes} successful write{} and moved the \
+             figures again:\n{}\nThe handler remembered applied records in memory; a new \
+             instance started empty and applied them again. Remember applied records in the \
+             read model's table, in the same transaction as the figures: that memory is \
+             shared by every instance and lost by none.",
+            if writes == 1 { "" } else { "s" },
+            want.differences(&got),
+        )),
+        want.text(),
+        got.text(),
+    )
+    .raise();
+}
+
+/// The new instance's process: the tables restored, the records handled, the figures read.
+fn serve_new_instance(input: serde_json::Value) -> serde_json::Value {
+    use serde_json::{json, Value};
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+        let world = World::new(4);
+        let client = world.client();
+        create_orders_table(&client);
+        if let Err(e) = create_read_model_table(&client) {
+            return json!({"problem": format!("create_read_model_table() failed: {e}")});
+        }
+        let empty = serde_json::Map::new();
+        for (table, items) in input["tables"].as_object().unwrap_or(&empty) {
+            for item in items.as_array().into_iter().flatten() {
+                let item = engine::value::item_from_json(item)
+                    .unwrap_or_else(|e| fail(format!("test setup: an item of {table}: {e}")));
+                let put = client
+                    .put_item()
+                    .table_name(table)
+                    .set_item(Some(item))
+                    .send();
+                if let Err(e) = put {
+                    return json!({"problem": format!("test setup: restoring {table} failed: {e}")});
+                }
+            }
+        }
+        let start = world.request_totals().requests;
+        for batch in input["batches"].as_array().into_iter().flatten() {
+            let records: Vec<Record> = batch
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(record_from_json)
+                .collect();
+            if let Err(e) = handle(&client, &records) {
+                return json!({"problem": format!("handle() returned an error: {e}")});
+            }
+        }
+        let writes = world
+            .request_log()
+            .iter()
+            .filter(|r| r.seq >= start && r.succeeded() && !r.touches(ORDERS_TABLE))
+            .filter(|r| {
+                matches!(
+                    r.operation,
+                    "PutItem"
+                        | "UpdateItem"
+                        | "DeleteItem"
+                        | "BatchWriteItem"
+                        | "TransactWriteItems"
+                )
+            })
+            .count();
+        let mut want = Model::default();
+        for c in input["customers"].as_array().into_iter().flatten() {
+            want.customers.insert(
+                c.as_str().unwrap_or_default().to_string(),
+                CustomerStats::default(),
+            );
+        }
+        for s in STATUSES {
+            want.statuses.insert(s.to_string(), 0);
+        }
+        let got = read_model(&client, &want);
+        let customers: serde_json::Map<String, Value> = got
+            .customers
+            .iter()
+            .map(|(c, s)| (c.clone(), json!([s.order_count, s.spend_cents])))
+            .collect();
+        json!({"customers": customers, "statuses": got.statuses, "writes": writes})
+    }));
+    outcome.unwrap_or_else(|payload| {
+        let text = payload
+            .downcast_ref::<Failure>()
+            .map(|f| f.message.clone())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        json!({"problem": format!("it panicked: {text}")})
+    })
+}
+
+fn model_from_json(v: &serde_json::Value) -> Model {
+    let mut m = Model::default();
+    for (c, s) in v["customers"].as_object().into_iter().flatten() {
+        m.customers.insert(
+            c.clone(),
+            CustomerStats {
+                order_count: s[0].as_i64().unwrap_or(0),
+                spend_cents: s[1].as_i64().unwrap_or(0),
+            },
+        );
+    }
+    for (st, n) in v["statuses"].as_object().into_iter().flatten() {
+        m.statuses.insert(st.clone(), n.as_i64().unwrap_or(0));
+    }
+    m
+}
+
+fn record_to_json(r: &Record) -> serde_json::Value {
+    use engine::value::item_to_json;
+    serde_json::json!({
+        "eventID": r.event_id,
+        "eventName": r.event_name.as_str(),
+        "ttl": r.is_ttl_delete(),
+        "created": r.dynamodb.approximate_creation_date_time,
+        "keys": item_to_json(&r.dynamodb.keys),
+        "new": r.dynamodb.new_image.as_ref().map(item_to_json),
+        "old": r.dynamodb.old_image.as_ref().map(item_to_json),
+        "seq": r.dynamodb.sequence_number,
+        "size": r.dynamodb.size_bytes,
+    })
+}
+
+fn record_from_json(v: &serde_json::Value) -> Record {
+    let item = |k: &str| engine::value::item_from_json(&v[k]).ok();
+    let text = |k: &str| v[k].as_str().unwrap_or_default().to_string();
+    Record {
+        event_id: text("eventID"),
+        event_name: match v["eventName"].as_str() {
+            Some("INSERT") => OperationType::Insert,
+            Some("MODIFY") => OperationType::Modify,
+            _ => OperationType::Remove,
+        },
+        event_version: "1.1".into(),
+        event_source: "aws:dynamodb".into(),
+        aws_region: "us-east-1".into(),
+        user_identity: v["ttl"].as_bool().unwrap_or(false).then(|| Identity {
+            r#type: "Service".into(),
+            principal_id: "dynamodb.amazonaws.com".into(),
+        }),
+        dynamodb: StreamRecord {
+            approximate_creation_date_time: v["created"].as_u64().unwrap_or(0),
+            keys: item("keys").unwrap_or_default(),
+            new_image: item("new"),
+            old_image: item("old"),
+            sequence_number: text("seq"),
+            size_bytes: v["size"].as_u64().unwrap_or(0),
+            stream_view_type: StreamViewType::NewAndOldImages,
+        },
+    }
+}
+
 /// What the stopped invocation returns to the event source mapping.
 const STOPPED: &str = "Task timed out: the function was stopped between two of its requests";
 
@@ -409,6 +653,8 @@ struct Delivery {
     /// Whether the first invocation was stopped before it returned.
     first_stopped: bool,
     invocations: u64,
+    /// The batches handle() succeeded on, in order (exactly-once scenes only).
+    batches: Vec<Vec<Record>>,
 }
 
 impl Delivery {
@@ -584,7 +830,14 @@ impl Scene {
                         records.len()
                     ));
                 }
-                handle(&handler_client, records).map_err(|e| {
+                let result = handle(&handler_client, records);
+                if result.is_ok() {
+                    let mut d = shared.lock().unwrap_or_else(|p| p.into_inner());
+                    if d.redelivery_probability == 0.0 && d.timeout_probability == 0.0 {
+                        d.batches.push(records.to_vec());
+                    }
+                }
+                result.map_err(|e| {
                     let mut d = shared.lock().unwrap_or_else(|p| p.into_inner());
                     d.error_count += 1;
                     d.errors.push(e.to_string());
@@ -602,6 +855,39 @@ impl Scene {
             delivery,
             written: Mutex::new(BTreeSet::new()),
         }
+    }
+
+    /// Every item of every table but `orders` (the read model's tables, as the learner laid
+    /// them out), as DynamoDB JSON.
+    fn learner_tables(&self) -> serde_json::Map<String, serde_json::Value> {
+        let names = self
+            .client
+            .list_tables()
+            .send()
+            .unwrap_or_else(|e| fail(format!("test setup: listing tables failed: {e}")))
+            .table_names;
+        let mut out = serde_json::Map::new();
+        for table in names.into_iter().filter(|t| t != ORDERS_TABLE) {
+            let mut items = Vec::new();
+            let mut start: Option<Item> = None;
+            loop {
+                let page = self
+                    .client
+                    .scan()
+                    .table_name(&table)
+                    .consistent_read(true)
+                    .set_exclusive_start_key(start.take())
+                    .send()
+                    .unwrap_or_else(|e| fail(format!("test setup: scanning {table} failed: {e}")));
+                items.extend(page.items().iter().map(engine::value::item_to_json));
+                match page.last_evaluated_key() {
+                    Some(k) => start = Some(k.clone()),
+                    None => break,
+                }
+            }
+            out.insert(table, serde_json::Value::Array(items));
+        }
+        out
     }
 
     fn delivery(&self) -> Delivery {
@@ -705,41 +991,8 @@ impl Scene {
         self.world.settle();
         self.fail_on_handler_errors(moment);
 
-        let mut want = Model::default();
-        for order in self.orders() {
-            let text = |n: &str| order.get(n).and_then(|v| v.as_s().ok()).cloned();
-            let (Some(customer), Some(status)) = (text("customer_id"), text("status")) else {
-                continue;
-            };
-            let total = order
-                .get("total_cents")
-                .and_then(AttributeValue::as_number)
-                .and_then(|n| n.to_i64())
-                .unwrap_or(0);
-            let c = want.customers.entry(customer).or_default();
-            c.order_count += 1;
-            c.spend_cents += total;
-            *want.statuses.entry(status).or_default() += 1;
-        }
-        for s in STATUSES {
-            want.statuses.entry(s.to_string()).or_default();
-        }
-        // Every customer the test wrote for, including those with no order left.
-        for c in self.known_customers() {
-            want.customers.entry(c).or_default();
-        }
-
-        let mut got = Model::default();
-        for customer in want.customers.keys() {
-            let stats = customer_stats(&self.client, customer)
-                .unwrap_or_else(|e| fail(format!("customer_stats({customer:?}) failed: {e}")));
-            got.customers.insert(customer.clone(), stats);
-        }
-        for status in want.statuses.keys() {
-            let n = status_count(&self.client, status)
-                .unwrap_or_else(|e| fail(format!("status_count({status:?}) failed: {e}")));
-            got.statuses.insert(status.clone(), n);
-        }
+        let want = self.expected();
+        let got = read_model(&self.client, &want);
         if want == got {
             return;
         }
@@ -778,6 +1031,35 @@ impl Scene {
         .raise();
     }
 
+    /// The read model recomputed from the orders table (every status and every customer the
+    /// test wrote for, with zeros).
+    fn expected(&self) -> Model {
+        let mut want = Model::default();
+        for order in self.orders() {
+            let text = |n: &str| order.get(n).and_then(|v| v.as_s().ok()).cloned();
+            let (Some(customer), Some(status)) = (text("customer_id"), text("status")) else {
+                continue;
+            };
+            let total = order
+                .get("total_cents")
+                .and_then(AttributeValue::as_number)
+                .and_then(|n| n.to_i64())
+                .unwrap_or(0);
+            let c = want.customers.entry(customer).or_default();
+            c.order_count += 1;
+            c.spend_cents += total;
+            *want.statuses.entry(status).or_default() += 1;
+        }
+        for s in STATUSES {
+            want.statuses.entry(s.to_string()).or_default();
+        }
+        // Every customer the test wrote for, including those with no order left.
+        for c in self.known_customers() {
+            want.customers.entry(c).or_default();
+        }
+        want
+    }
+
     /// Every customer an order was written for, including those with no order left.
     fn known_customers(&self) -> Vec<String> {
         let written = self.written.lock().unwrap_or_else(|p| p.into_inner());
@@ -803,6 +1085,40 @@ impl Scene {
             ));
         }
     }
+}
+
+/// The orders table of a new instance's world: its key and stream, nothing else (the new
+/// instance only handles records it is given).
+fn create_orders_table(client: &Client) {
+    let created = client
+        .create_table()
+        .table_name(ORDERS_TABLE)
+        .billing_mode(engine::types::BillingMode::PayPerRequest)
+        .attribute_definitions(AttributeDefinition::new("order_id", ScalarAttributeType::S))
+        .key_schema(KeySchemaElement::new("order_id", KeyType::Hash))
+        .stream_specification(StreamSpecification::enabled(
+            StreamViewType::NewAndOldImages,
+        ))
+        .send();
+    if let Err(e) = created {
+        fail(format!("test setup: creating `orders` failed: {e}"));
+    }
+}
+
+/// The learner's read model, through its readers, for the customers and statuses of `want`.
+fn read_model(client: &Client, want: &Model) -> Model {
+    let mut got = Model::default();
+    for customer in want.customers.keys() {
+        let stats = customer_stats(client, customer)
+            .unwrap_or_else(|e| fail(format!("customer_stats({customer:?}) failed: {e}")));
+        got.customers.insert(customer.clone(), stats);
+    }
+    for status in want.statuses.keys() {
+        let n = status_count(client, status)
+            .unwrap_or_else(|e| fail(format!("status_count({status:?}) failed: {e}")));
+        got.statuses.insert(status.clone(), n);
+    }
+    got
 }
 
 /// A read model: per customer count and spend, per status count.
