@@ -72,10 +72,17 @@ pub enum Command {
         #[arg(long)]
         section: Option<String>,
     },
-    /// A lesson's check-yourself questions.
+    /// A lesson's check-yourself questions, choices shuffled per attempt.
     Quiz {
         /// Lesson number or name (default: the current kata's lesson).
         lesson: Option<String>,
+        /// Only the questions of this section (its anchor, as `katas lesson --section` takes
+        /// it) and of the sections under it.
+        #[arg(long)]
+        section: Option<String>,
+        /// Ask an earlier attempt again: the seed it printed.
+        #[arg(long)]
+        seed: Option<u64>,
     },
     /// Write your submission archive (kata sources and progress) for your instructor.
     Pack {

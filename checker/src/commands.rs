@@ -50,7 +50,17 @@ pub fn dispatch(args: Args) -> Result<i32> {
             show_lesson(&cx.root, lesson.as_deref(), section.as_deref())?;
             Ok(0)
         }
-        Some(Command::Quiz { lesson }) => quiz(&mut cx, lesson.as_deref()),
+        Some(Command::Quiz {
+            lesson,
+            section,
+            seed,
+        }) => {
+            let options = crate::quiz::Options {
+                section: section.as_deref(),
+                seed,
+            };
+            quiz(&mut cx, lesson.as_deref(), &options)
+        }
         Some(Command::Pack { out, name }) => {
             let p = crate::pack::pack(&cx, out.as_deref(), name.as_deref())?;
             println!(
@@ -397,12 +407,16 @@ pub fn show_lesson(root: &Path, lesson: Option<&str>, section: Option<&str>) -> 
     crate::lesson::show(root, lesson, section)
 }
 
-/// Runs a lesson's quiz and keeps the best score per lesson in the state file.
-fn quiz(cx: &mut Context, lesson: Option<&str>) -> Result<i32> {
+/// Runs a lesson's quiz and keeps the best score per lesson in the state file; a section's
+/// questions alone are practice and leave the recorded score as it is.
+fn quiz(cx: &mut Context, lesson: Option<&str>, options: &crate::quiz::Options<'_>) -> Result<i32> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::stdout();
-    let outcome = crate::quiz::run(&cx.root, lesson, &mut input, &mut out)?;
+    let outcome = crate::quiz::run(&cx.root, lesson, options, &mut input, &mut out)?;
+    if options.section.is_some() {
+        return Ok(0);
+    }
     let score = crate::state::QuizScore {
         correct: outcome.correct,
         total: outcome.total,

@@ -15,8 +15,24 @@
 //! Running reads answers line by line from any `BufRead` and writes to any `Write`, so a test
 //! can script a whole session. Bad input is re-asked once with a hint; a second bad answer
 //! counts as wrong. End of input (or `quit`) ends the quiz early and scores what was answered.
+//!
+//! Design decisions:
+//! - **Choices are shuffled per attempt, from a seed** ([`arrange`]). A quiz whose right answer
+//!   sits at the same letter every time teaches the letter, not the fact. The seed is printed
+//!   at the start, and `--seed N` asks the same attempt again (a learner can replay it, a test
+//!   can script it). Without `--seed` a fresh seed is drawn; the checker may use randomness,
+//!   only the engine may not.
+//! - **Positions are balanced, not merely random.** Independent shuffles of 30 questions still
+//!   put the answer at one letter 12 times now and then; [`arrange`] instead deals the answer
+//!   positions like cards — each letter gets its share (±1) of the questions with that many
+//!   choices — and shuffles the deck, then fills the other slots with the distractors in random
+//!   order. So no letter is a better guess than another in any attempt.
+//! - **Questions belong to lesson sections.** `--section <anchor>` asks only the questions of
+//!   that section and of the sections under it (the heading tree of the lesson file), so a
+//!   lesson can end each section with the command that checks it.
 
 use std::collections::BTreeSet;
+use std::hash::{BuildHasher, Hasher};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
@@ -25,6 +41,8 @@ use serde::Deserialize;
 
 /// Where quiz files live, relative to the repository root.
 const QUIZ_DIR: &str = "lessons/quizzes";
+/// Where the lessons live, for the heading tree behind `--section`.
+const LESSON_DIR: &str = "lessons/src";
 /// Absolute slack when comparing numeric answers, so that `0.1 + 0.2`-style float noise never
 /// turns a right answer wrong.
 const FLOAT_SLACK: f64 = 1e-9;
@@ -82,6 +100,17 @@ pub struct QuizOutcome {
     pub correct: u32,
     /// Questions answered (fewer than the quiz holds if input ended early).
     pub total: u32,
+}
+
+/// How one attempt is asked.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options<'a> {
+    /// Only the questions of this lesson section (an anchor such as `consistency`) and of the
+    /// sections under it.
+    pub section: Option<&'a str>,
+    /// The seed that orders the choices; `None` draws a fresh one (printed, so the attempt can
+    /// be asked again).
+    pub seed: Option<u64>,
 }
 
 /// The file format, exactly as written; turned into [`Quiz`] by [`load`] after validation.
@@ -223,13 +252,15 @@ fn validate_question(q: RawQuestion) -> anyhow::Result<Question> {
     })
 }
 
-/// Ask the lesson's questions in order, reading answers from `input`; score them.
+/// Ask the lesson's questions in lesson order, choices shuffled from `options.seed`, reading
+/// answers from `input`; score them.
 ///
 /// `lesson` is "1", "01", "01-foundations" or a unique prefix. Without one, the available
 /// quizzes are listed and the first line of input picks one (an empty line picks the first).
 pub fn run(
     root: &Path,
     lesson: Option<&str>,
+    options: &Options<'_>,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> anyhow::Result<QuizOutcome> {
@@ -247,8 +278,152 @@ pub fn run(
         .find(|(name, _)| *name == chosen)
         .context("resolved quiz vanished")?
         .1;
-    let quiz = load(path)?;
-    ask_all(&quiz, input, out)
+    let mut quiz = load(path)?;
+    if let Some(section) = options.section {
+        let lesson_md = std::fs::read_to_string(root.join(LESSON_DIR).join(format!("{chosen}.md")))
+            .unwrap_or_default();
+        quiz.questions = questions_of_section(&quiz, &lesson_md, section)?;
+    }
+    let seed = options.seed.unwrap_or_else(fresh_seed);
+    let asked = Quiz {
+        questions: arrange(&quiz.questions, seed),
+        ..quiz
+    };
+    writeln!(
+        out,
+        "Choices are shuffled for this attempt (seed {seed}); \
+         `cargo katas quiz {chosen}{} --seed {seed}` asks it the same way again.",
+        options
+            .section
+            .map(|s| format!(" --section {s}"))
+            .unwrap_or_default()
+    )?;
+    ask_all(&asked, options.section, input, out)
+}
+
+/// The questions of `section` and of every section under it in `lesson_md`'s heading tree,
+/// in quiz order. Without the lesson file only exact matches count.
+pub fn questions_of_section(
+    quiz: &Quiz,
+    lesson_md: &str,
+    section: &str,
+) -> anyhow::Result<Vec<Question>> {
+    let headings = super::lesson::headings(lesson_md);
+    let mut wanted = BTreeSet::from([section.to_string()]);
+    if let Some(i) = headings.iter().position(|(_, anchor, _)| anchor == section) {
+        let level = headings[i].0;
+        wanted.extend(
+            headings[i + 1..]
+                .iter()
+                .take_while(|(l, _, _)| *l > level)
+                .map(|(_, anchor, _)| anchor.clone()),
+        );
+    }
+    let picked: Vec<Question> = quiz
+        .questions
+        .iter()
+        .filter(|q| wanted.contains(&q.section))
+        .cloned()
+        .collect();
+    if picked.is_empty() {
+        let mut with_questions: Vec<&str> = Vec::new();
+        for q in &quiz.questions {
+            if !with_questions.contains(&q.section.as_str()) {
+                with_questions.push(&q.section);
+            }
+        }
+        bail!(
+            "no questions for section {section:?} in {}; sections with questions: {}",
+            quiz.lesson,
+            with_questions.join(", ")
+        );
+    }
+    Ok(picked)
+}
+
+/// A seed for an attempt nobody asked to replay: the standard library's per-process random
+/// hasher keys, so no clock and no extra crate.
+fn fresh_seed() -> u64 {
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(0x9e37_79b9_7f4a_7c15);
+    h.finish() % 1_000_000
+}
+
+/// SplitMix64: a tiny, well-mixed generator; the same seed gives the same attempt on every
+/// platform.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (n ≥ 1); the modulo bias is below 2⁻⁵⁰ for the n a quiz has.
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i + 1);
+            items.swap(i, j);
+        }
+    }
+}
+
+/// The questions as one attempt asks them: the same questions in the same order, each choice
+/// question's choices reordered. The right answers' positions are dealt evenly: among the
+/// questions with n choices, every position is right for ⌊k/n⌋ or ⌈k/n⌉ of the k questions,
+/// in an order shuffled from `seed`; the distractors fill the other positions in random
+/// order. True/false and numeric questions are unchanged.
+pub fn arrange(questions: &[Question], seed: u64) -> Vec<Question> {
+    let mut rng = SplitMix64(seed);
+    let mut by_count: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    for (i, q) in questions.iter().enumerate() {
+        if let Answer::Choice { choices, .. } = &q.answer {
+            by_count.entry(choices.len()).or_default().push(i);
+        }
+    }
+    let mut target = vec![0usize; questions.len()];
+    for (n, members) in &by_count {
+        // Deal positions 0..n round-robin, starting at a random position so that when k is
+        // not a multiple of n the extra ones do not always go to the first letters.
+        let start = rng.below(*n);
+        let mut deck: Vec<usize> = (0..members.len()).map(|i| (start + i) % n).collect();
+        rng.shuffle(&mut deck);
+        for (q, pos) in members.iter().zip(deck) {
+            target[*q] = pos;
+        }
+    }
+    questions
+        .iter()
+        .enumerate()
+        .map(|(i, q)| {
+            let Answer::Choice { choices, correct } = &q.answer else {
+                return q.clone();
+            };
+            let mut others: Vec<&String> = choices
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| j != correct)
+                .map(|(_, c)| c)
+                .collect();
+            rng.shuffle(&mut others);
+            let mut arranged: Vec<String> = others.into_iter().cloned().collect();
+            arranged.insert(target[i], choices[*correct].clone());
+            Question {
+                answer: Answer::Choice {
+                    choices: arranged,
+                    correct: target[i],
+                },
+                ..q.clone()
+            }
+        })
+        .collect()
 }
 
 /// The quiz files under `root`, sorted by name, as (lesson id, path).
@@ -435,11 +610,15 @@ fn letter(i: usize) -> char {
 /// Ask every question of `quiz`; stops early at end of input or on a quit word.
 fn ask_all(
     quiz: &Quiz,
+    section: Option<&str>,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> anyhow::Result<QuizOutcome> {
     let count = quiz.questions.len();
-    writeln!(out, "{}", quiz.title)?;
+    match section {
+        Some(s) => writeln!(out, "{} — section {s}", quiz.title)?,
+        None => writeln!(out, "{}", quiz.title)?,
+    }
     writeln!(
         out,
         "{count} questions. Type your answer and press Enter; `quit` or end of input stops early."
@@ -508,11 +687,18 @@ fn ask_all(
             outcome.total
         )?;
     }
-    writeln!(
-        out,
-        "Score: {}/{} ({})",
-        outcome.correct, outcome.total, quiz.lesson
-    )?;
+    match section {
+        Some(s) => writeln!(
+            out,
+            "Score: {}/{} ({}, section {s})",
+            outcome.correct, outcome.total, quiz.lesson
+        )?,
+        None => writeln!(
+            out,
+            "Score: {}/{} ({})",
+            outcome.correct, outcome.total, quiz.lesson
+        )?,
+    }
     Ok(outcome)
 }
 
@@ -561,5 +747,98 @@ mod tests {
         assert!(!is_correct(&a, &Parsed::Number(335.0)));
         let exact = numeric(0.3, 0.0, None);
         assert!(is_correct(&exact, &Parsed::Number(0.1 + 0.2)));
+    }
+
+    fn choice_question(id: usize, n: usize, correct: usize) -> Question {
+        Question {
+            id: format!("01-q{id:02}"),
+            prompt: "p".into(),
+            answer: Answer::Choice {
+                choices: (0..n).map(|c| format!("q{id} choice {c}")).collect(),
+                correct,
+            },
+            explanation: "e".into(),
+            section: "s".into(),
+        }
+    }
+
+    #[test]
+    fn arrange_deals_answer_positions_evenly_and_keeps_the_right_text() {
+        // 30 four-choice questions all stored with the answer first, and 7 three-choice ones.
+        let mut bank: Vec<Question> = (0..30).map(|i| choice_question(i, 4, 0)).collect();
+        bank.extend((30..37).map(|i| choice_question(i, 3, 2)));
+        for seed in 0..50 {
+            let asked = arrange(&bank, seed);
+            let mut per_position = [[0u32; 4]; 5];
+            for (original, q) in bank.iter().zip(&asked) {
+                let (
+                    Answer::Choice {
+                        choices: c0,
+                        correct: k0,
+                    },
+                    Answer::Choice { choices, correct },
+                ) = (&original.answer, &q.answer)
+                else {
+                    unreachable!()
+                };
+                assert_eq!(
+                    choices[*correct], c0[*k0],
+                    "the right answer moved with its text"
+                );
+                let mut sorted = choices.clone();
+                sorted.sort();
+                let mut before = c0.clone();
+                before.sort();
+                assert_eq!(sorted, before, "the same choices, reordered");
+                per_position[choices.len()][*correct] += 1;
+            }
+            // 30 over 4 positions: 7 or 8 each; 7 over 3: 2 or 3 each.
+            assert!(
+                per_position[4].iter().all(|n| (7..=8).contains(n)),
+                "{per_position:?}"
+            );
+            assert!(
+                per_position[3][..3].iter().all(|n| (2..=3).contains(n)),
+                "{per_position:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn arrange_replays_from_its_seed_and_differs_between_seeds() {
+        let bank: Vec<Question> = (0..12).map(|i| choice_question(i, 4, 1)).collect();
+        let order = |seed| -> Vec<Vec<String>> {
+            arrange(&bank, seed)
+                .into_iter()
+                .map(|q| match q.answer {
+                    Answer::Choice { choices, .. } => choices,
+                    _ => unreachable!(),
+                })
+                .collect()
+        };
+        assert_eq!(order(7), order(7));
+        assert_ne!(order(7), order(8));
+    }
+
+    #[test]
+    fn a_section_takes_its_subsections_questions() {
+        let md = "# L\n\n## Capacity modes\n\n### Capacity units\n\n### On-demand mode\n\n## Partitions\n";
+        let mut q = choice_question(1, 2, 0);
+        q.section = "on-demand-mode".into();
+        let mut other = choice_question(2, 2, 0);
+        other.section = "partitions".into();
+        let quiz = Quiz {
+            lesson: "01-x".into(),
+            title: "t".into(),
+            questions: vec![q, other],
+        };
+        let picked = questions_of_section(&quiz, md, "capacity-modes").expect("found");
+        assert_eq!(picked.len(), 1);
+        assert_eq!(picked[0].section, "on-demand-mode");
+        let err = questions_of_section(&quiz, md, "streams").expect_err("none");
+        assert!(
+            format!("{err}").contains("on-demand-mode, partitions"),
+            "{err}"
+        );
     }
 }

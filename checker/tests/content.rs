@@ -800,18 +800,51 @@ fn mini_root() -> TempDir {
     dir
 }
 
+/// A scripted session with the choices in their stored order (see `stored_order_seed`).
 fn session(root: &Path, lesson: Option<&str>, input: &str) -> (quiz::QuizOutcome, String) {
+    session_with(root, lesson, &quiz::Options::default(), input)
+}
+
+fn session_with(
+    root: &Path,
+    lesson: Option<&str>,
+    options: &quiz::Options<'_>,
+    input: &str,
+) -> (quiz::QuizOutcome, String) {
     let mut out = Vec::new();
-    let outcome =
-        quiz::run(root, lesson, &mut Cursor::new(input.as_bytes()), &mut out).expect("quiz runs");
+    let options = quiz::Options {
+        seed: Some(options.seed.unwrap_or(0)),
+        ..*options
+    };
+    let outcome = quiz::run(
+        root,
+        lesson,
+        &options,
+        &mut Cursor::new(input.as_bytes()),
+        &mut out,
+    )
+    .expect("quiz runs");
     (outcome, String::from_utf8(out).expect("UTF-8 output"))
+}
+
+/// The letters of the right and of a wrong choice of the mini quiz's first question, as the
+/// scripted sessions (seed 0) ask it.
+fn mini_letters(dir: &TempDir) -> (char, char) {
+    let q = quiz::load(&dir.0.join("lessons/quizzes/01-mini.json")).expect("mini quiz");
+    let asked = quiz::arrange(&q.questions, 0);
+    let Answer::Choice { correct, .. } = &asked[0].answer else {
+        unreachable!("the first mini question is a choice")
+    };
+    let letter = |i: usize| (b'a' + i as u8) as char;
+    (letter(*correct), letter((*correct + 1) % 3))
 }
 
 #[test]
 fn quiz_scores_letters_numbers_booleans_and_tolerance() {
     let dir = mini_root();
-    // b = right, f = right, 11 RCU = right, 334 within ±1 = right.
-    let (outcome, out) = session(&dir.0, Some("1"), "b\nf\n11 RCU\n334\n");
+    let (right, wrong) = mini_letters(&dir);
+    // right letter, f = right, 11 RCU = right, 334 within ±1 = right.
+    let (outcome, out) = session(&dir.0, Some("1"), &format!("{right}\nf\n11 RCU\n334\n"));
     assert_eq!((outcome.correct, outcome.total), (4, 4), "{out}");
     assert_eq!(outcome.lesson, "01-mini");
     assert!(out.contains("Score: 4/4"), "{out}");
@@ -820,10 +853,18 @@ fn quiz_scores_letters_numbers_booleans_and_tolerance() {
         "explanations are shown:\n{out}"
     );
 
-    // 1 = first choice (wrong), yes = true (wrong), 12 (wrong), 332 (right, within 1).
-    let (outcome, out) = session(&dir.0, Some("01-mini"), "1\nyes\n12\n332\n");
+    // the wrong choice by number, yes = true (wrong), 12 (wrong), 332 (right, within 1).
+    let number = (wrong as u8 - b'a' + 1).to_string();
+    let (outcome, out) = session(
+        &dir.0,
+        Some("01-mini"),
+        &format!("{number}\nyes\n12\n332\n"),
+    );
     assert_eq!((outcome.correct, outcome.total), (1, 4), "{out}");
-    assert!(out.contains("The answer is b) eventual"), "{out}");
+    assert!(
+        out.contains(&format!("The answer is {right}) eventual")),
+        "{out}"
+    );
     assert!(out.contains("The answer is false"), "{out}");
     assert!(out.contains("The answer is 11 RCU"), "{out}");
 }
@@ -831,12 +872,13 @@ fn quiz_scores_letters_numbers_booleans_and_tolerance() {
 #[test]
 fn quiz_reasks_once_on_bad_input_then_counts_it_wrong() {
     let dir = mini_root();
-    // "z" is no choice → hint → "c" accepted (wrong). "maybe" twice → wrong without a third ask.
-    // "eleven" → hint → "11" right. "333" right.
+    let (_, wrong) = mini_letters(&dir);
+    // "z" is no choice → hint → the wrong letter accepted (wrong). "maybe" twice → wrong
+    // without a third ask. "eleven" → hint → "11" right. "333" right.
     let (outcome, out) = session(
         &dir.0,
         Some("mini"),
-        "z\nc\nmaybe\nperhaps\neleven\n11\n333\n",
+        &format!("z\n{wrong}\nmaybe\nperhaps\neleven\n11\n333\n"),
     );
     assert_eq!((outcome.correct, outcome.total), (2, 4), "{out}");
     assert_eq!(
@@ -850,25 +892,33 @@ fn quiz_reasks_once_on_bad_input_then_counts_it_wrong() {
 #[test]
 fn quiz_ends_early_at_end_of_input_and_scores_what_was_answered() {
     let dir = mini_root();
-    let (outcome, out) = session(&dir.0, Some("1"), "b\n");
+    let (right, _) = mini_letters(&dir);
+    let (outcome, out) = session(&dir.0, Some("1"), &format!("{right}\n"));
     assert_eq!((outcome.correct, outcome.total), (1, 1), "{out}");
     assert!(out.contains("1 of 4 questions answered"), "{out}");
     let (outcome, _) = session(&dir.0, Some("1"), "");
     assert_eq!((outcome.correct, outcome.total), (0, 0));
-    let (outcome, _) = session(&dir.0, Some("1"), "b\nquit\n11\n");
+    let (outcome, _) = session(&dir.0, Some("1"), &format!("{right}\nquit\n11\n"));
     assert_eq!((outcome.correct, outcome.total), (1, 1));
 }
 
 #[test]
 fn quiz_without_a_lesson_asks_which_one_and_rejects_unknown_lessons() {
     let dir = mini_root();
-    let (outcome, out) = session(&dir.0, None, "\nb\n");
+    let (right, _) = mini_letters(&dir);
+    let (outcome, out) = session(&dir.0, None, &format!("\n{right}\n"));
     assert_eq!(outcome.lesson, "01-mini");
     assert_eq!((outcome.correct, outcome.total), (1, 1), "{out}");
     assert!(out.contains("1) 01-mini"), "{out}");
     let mut sink = Vec::new();
-    let err = quiz::run(&dir.0, Some("7"), &mut Cursor::new(&b""[..]), &mut sink)
-        .expect_err("no lesson 7");
+    let err = quiz::run(
+        &dir.0,
+        Some("7"),
+        &quiz::Options::default(),
+        &mut Cursor::new(&b""[..]),
+        &mut sink,
+    )
+    .expect_err("no lesson 7");
     assert!(
         format!("{err:#}").contains("01-mini"),
         "suggests the closest: {err:#}"
@@ -878,8 +928,7 @@ fn quiz_without_a_lesson_asks_which_one_and_rejects_unknown_lessons() {
 #[test]
 fn the_real_quizzes_score_full_marks_when_answered_right() {
     for (path, q) in quizzes() {
-        let answers: String = q
-            .questions
+        let answers: String = quiz::arrange(&q.questions, 0)
             .iter()
             .map(|question| match &question.answer {
                 Answer::Choice { correct, .. } => format!("{}\n", (b'a' + *correct as u8) as char),
