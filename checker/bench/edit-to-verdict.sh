@@ -58,20 +58,6 @@ if [[ -n "$rl" ]]; then
   rledit 0; (cd "$rldir/rustlings" && "$rl" run hashmaps2 >/dev/null 2>&1) || true
 fi
 
-# Watch mode in tmux, tracing each verdict it draws.
-trace="$(mktemp)"
-watching=""
-if command -v tmux >/dev/null; then
-  tmux kill-session -t katas-bench 2>/dev/null || true
-  edit 0
-  echo "{\"current\": \"$kata\"}" > .katas-state.json      # watch mode opens at the kata
-  tmux new-session -d -s katas-bench -x 120 -y 40 \
-    "cd '$repo' && CARGO_TARGET_DIR='$CARGO_TARGET_DIR' KATAS_TRACE='$trace' '$katas'"
-  for _ in $(seq 1 600); do [[ -s "$trace" ]] && break; sleep 0.1; done
-  [[ -s "$trace" ]] && watching=yes
-fi
-verdicts() { wc -l < "$trace"; }
-
 edit 0; "$katas" run "$kata" >/dev/null || true   # warm every build unit
 cargo build --quiet -p "run-$kata"
 run_t=(); kata_t=(); glue_t=(); rl_t=(); watch_t=()
@@ -86,14 +72,36 @@ for i in $(seq 1 "$rounds"); do
     rledit "$i"; t0=$(now); (cd "$rldir/rustlings" && "$rl" run hashmaps2 >/dev/null 2>&1) || true; t1=$(now)
     rl_t+=($((t1 - t0)))
   fi
-  if [[ -n "$watching" ]]; then
-    before=$(verdicts); sleep 0.3            # let the watcher settle after the builds above
+done
+
+# Watch mode in tmux, tracing each verdict it draws: a phase of its own after the others (a
+# watcher running during them would re-check on their edits and load the machine).
+trace="$(mktemp)"
+watching=""
+if command -v tmux >/dev/null; then
+  tmux kill-session -t katas-bench 2>/dev/null || true
+  edit 0
+  echo "{\"current\": \"$kata\"}" > .katas-state.json      # watch mode opens at the kata
+  tmux new-session -d -s katas-bench -x 120 -y 40 \
+    "cd '$repo' && CARGO_TARGET_DIR='$CARGO_TARGET_DIR' KATAS_TRACE='$trace' '$katas'"
+  for _ in $(seq 1 600); do [[ -s "$trace" ]] && break; sleep 0.1; done
+  [[ -s "$trace" ]] && watching=yes
+fi
+verdicts() { wc -l < "$trace"; }
+
+idle() { # until no verdict has come for 1.5 s
+  local n; n=$(verdicts)
+  while true; do sleep 1.5; [[ $(verdicts) -eq $n ]] && return; n=$(verdicts); done
+}
+if [[ -n "$watching" ]]; then
+  for i in $(seq 1 "$rounds"); do
+    idle; before=$(verdicts)
     t0=$(now); edit "$((i * 5 + 4))"
     for _ in $(seq 1 3000); do [[ $(verdicts) -gt $before ]] && break; sleep 0.005; done
     t1=$(tail -n 1 "$trace" | awk '{print $2}')
     watch_t+=($((t1 - t0)))
-  fi
-done
+  done
+fi
 
 k=$(printf '%s\n' "${kata_t[@]}" | median)
 echo "edit-to-verdict on '$kata' ($rounds rounds, warm cache, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
