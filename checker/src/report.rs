@@ -177,11 +177,11 @@ fn in_test(test: &Option<String>) -> String {
 fn task_lines(kata: &Kata, r: &CheckResult) -> Vec<String> {
     let mut out = vec![
         format!(
-            "{} your task is in {} — the starter compiles, and every hidden test fails until \
-             you write the code",
+            "{} your task is in {}",
             "→".cyan().bold(),
             kata.readme().display()
         ),
+        "  the starter compiles, and every hidden test fails until you write the code".into(),
         String::new(),
     ];
     if let Some(t) = r.first_failure() {
