@@ -29,7 +29,7 @@ fn load_users(
     count: usize,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let ops = (0..count)
-        .map(|i| {
+        .map(|i| -> Result<WriteRequest, Box<dyn std::error::Error>> {
             let put = PutRequest::builder()
                 .item("username", AttributeValue::S(format!("user-{i:03}")))
                 .item("score", AttributeValue::N(i.to_string()))
