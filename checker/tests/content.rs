@@ -436,6 +436,45 @@ fn load_rejects_quizzes_without_exactly_one_valid_answer() {
 // (4) coverage table
 // ---------------------------------------------------------------------------------------------
 
+/// The hidden tests of a kata: the names given to `seeded("…", …)` / `plain("…", …)` in the
+/// `run(vec![...])` list of `checker/katas/<kata>/tests/src/*.rs`.
+fn hidden_test_names(root: &Path, kata: &str) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for file in files_with_ext(
+        &root.join("checker/katas").join(kata).join("tests/src"),
+        "rs",
+    ) {
+        let text = read(&file);
+        let Some(start) = text.find("run(vec![") else {
+            continue;
+        };
+        let list = &text[start..];
+        let list = &list[..list.find("]);").unwrap_or(list.len())];
+        for opener in ["seeded(", "plain("] {
+            for piece in list.split(opener).skip(1) {
+                let piece = piece.trim_start();
+                if let Some(rest) = piece.strip_prefix('"') {
+                    if let Some(end) = rest.find('"') {
+                        names.insert(rest[..end].to_string());
+                    }
+                }
+            }
+        }
+    }
+    assert!(!names.is_empty(), "no hidden tests found for kata {kata}");
+    names
+}
+
+#[test]
+fn hidden_test_names_are_read_from_the_run_lists() {
+    let names = hidden_test_names(&root(), "stream-read-model");
+    assert!(names.contains("a_new_instance_starts_empty"), "{names:?}");
+    assert!(
+        names.contains("survives_redelivery_retries_and_a_split"),
+        "{names:?}"
+    );
+}
+
 #[test]
 fn coverage_table_names_only_existing_sections_quiz_questions_diagrams_and_katas() {
     let root = root();
@@ -458,6 +497,10 @@ fn coverage_table_names_only_existing_sections_quiz_questions_diagrams_and_katas
         .collect();
     let kata_exists =
         |name: &str| root.join("exercises").join(name).is_dir() || FLAGSHIP_KATAS.contains(&name);
+    let hidden_tests: BTreeMap<String, BTreeSet<String>> = FLAGSHIP_KATAS
+        .iter()
+        .map(|k| (k.to_string(), hidden_test_names(&root, k)))
+        .collect();
     let is_quiz_id = |t: &str| {
         let b = t.as_bytes();
         t.len() >= 5
@@ -505,14 +548,29 @@ fn coverage_table_names_only_existing_sections_quiz_questions_diagrams_and_katas
                 Some(_) => {}
             }
         }
-        // Column 3: quiz ids, katas, diagrams, compiled samples; at least one of them.
-        let mut practised = 0;
-        for token in cells[2].split(',').map(|t| t.trim().trim_matches('`')) {
+        if cells.len() < 4 {
+            problems.push(format!(
+                "{at}: expected | fact | section | status | checked by |"
+            ));
+            continue;
+        }
+        // Column 4: hidden tests (`kata::test`), quiz ids, diagrams, compiled samples.
+        let (mut tests, mut questions) = (0, 0);
+        for token in cells[3].split(',').map(|t| t.trim().trim_matches('`')) {
             if token.is_empty() {
                 continue;
             }
-            practised += 1;
-            if let Some(target) = token.strip_prefix("sample:") {
+            if let Some((kata, test)) = token.split_once("::") {
+                tests += 1;
+                match hidden_tests.get(kata) {
+                    None => problems.push(format!("{at}: no kata {kata:?}")),
+                    Some(names) if !names.contains(test) => problems.push(format!(
+                        "{at}: kata {kata} has no hidden test {test:?} (its tests: {})",
+                        names.iter().cloned().collect::<Vec<_>>().join(", ")
+                    )),
+                    Some(_) => {}
+                }
+            } else if let Some(target) = token.strip_prefix("sample:") {
                 // A compiled lesson sample: `sample:<lesson>#<anchor>`.
                 let (lesson, anchor) = target.split_once('#').unwrap_or((target, ""));
                 let has_sample = sample_sections
@@ -524,6 +582,7 @@ fn coverage_table_names_only_existing_sections_quiz_questions_diagrams_and_katas
                     ));
                 }
             } else if is_quiz_id(token) {
+                questions += 1;
                 if !quiz_ids.contains(token) {
                     problems.push(format!("{at}: no quiz question {token}"));
                 }
@@ -532,12 +591,29 @@ fn coverage_table_names_only_existing_sections_quiz_questions_diagrams_and_katas
                 if !root.join("diagrams").join(file).exists() {
                     problems.push(format!("{at}: no diagram {token}"));
                 }
-            } else if !kata_exists(token) {
-                problems.push(format!("{at}: no kata {token:?} (exercises/{token}/)"));
+            } else if kata_exists(token) {
+                problems.push(format!(
+                    "{at}: {token:?} names a kata, not what fails: write `{token}::<hidden test>`"
+                ));
+            } else {
+                problems.push(format!(
+                    "{at}: {token:?} is no test, question, sample or diagram"
+                ));
             }
         }
-        if practised == 0 {
-            problems.push(format!("{at}: nothing practises this fact"));
+        // Column 3: the status must be what column 4 proves.
+        let proven = if tests > 0 {
+            "practised"
+        } else if questions > 0 {
+            "quizzed"
+        } else {
+            "read only"
+        };
+        if cells[2] != proven {
+            problems.push(format!(
+                "{at}: status {:?}, but what the row names makes it {proven:?}",
+                cells[2]
+            ));
         }
     }
     assert!(rows > 0, "coverage.md has no table rows");
@@ -945,4 +1021,184 @@ fn the_real_quizzes_score_full_marks_when_answered_right() {
             path.display()
         );
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// (7) quizzes that cannot be gamed, and questions reachable from their sections
+// ---------------------------------------------------------------------------------------------
+
+/// Mean and standard deviation of a count of independent events with these probabilities.
+fn chance(probabilities: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (mut mean, mut var) = (0.0, 0.0);
+    for p in probabilities {
+        mean += p;
+        var += p * (1.0 - p);
+    }
+    (mean, var.sqrt())
+}
+
+#[test]
+fn no_letter_no_length_and_no_truth_value_beats_chance() {
+    for (path, q) in quizzes() {
+        let name = stem(&path);
+        let choice: Vec<(&Vec<String>, usize, &str)> = q
+            .questions
+            .iter()
+            .filter_map(|x| match &x.answer {
+                Answer::Choice { choices, correct } => Some((choices, *correct, x.id.as_str())),
+                _ => None,
+            })
+            .collect();
+        // As stored: no position is right more often than chance allows (mean + 2σ).
+        for pos in 0..4 {
+            let count = choice.iter().filter(|(_, c, _)| *c == pos).count() as f64;
+            let (mean, sd) = chance(
+                choice
+                    .iter()
+                    .filter(|(cs, _, _)| cs.len() > pos)
+                    .map(|(cs, _, _)| 1.0 / cs.len() as f64),
+            );
+            assert!(
+                count <= mean + 2.0 * sd,
+                "{name}: choice {} is right in {count} questions; chance allows {:.1}",
+                (b'a' + pos as u8) as char,
+                mean + 2.0 * sd
+            );
+        }
+        // "Pick the longest" scores no better than chance (a tie shares the point).
+        let longest: f64 = choice
+            .iter()
+            .map(|(cs, c, _)| {
+                let max = cs.iter().map(|x| x.chars().count()).max().unwrap_or(0);
+                let ties = cs.iter().filter(|x| x.chars().count() == max).count() as f64;
+                if cs[*c].chars().count() == max {
+                    1.0 / ties
+                } else {
+                    0.0
+                }
+            })
+            .sum();
+        let (mean, sd) = chance(choice.iter().map(|(cs, _, _)| 1.0 / cs.len() as f64));
+        assert!(
+            longest <= mean + 2.0 * sd,
+            "{name}: the longest choice is right in {longest} questions; chance allows {:.1}",
+            mean + 2.0 * sd
+        );
+        // Distractors of similar length: the answer is at most 1.5× the distractors' mean.
+        for (cs, c, id) in &choice {
+            let others: Vec<usize> = cs
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| i != c)
+                .map(|(_, x)| x.chars().count())
+                .collect();
+            let mean_other = others.iter().sum::<usize>() as f64 / others.len() as f64;
+            let len = cs[*c].chars().count() as f64;
+            assert!(
+                len <= 1.5 * mean_other,
+                "{id}: the answer ({len} chars) stands out against distractors of {mean_other:.0}"
+            );
+        }
+        // True/false: neither answer is a better guess.
+        let tf: Vec<bool> = q
+            .questions
+            .iter()
+            .filter_map(|x| match x.answer {
+                Answer::TrueFalse(v) => Some(v),
+                _ => None,
+            })
+            .collect();
+        let trues = tf.iter().filter(|v| **v).count();
+        let falses = tf.len() - trues;
+        assert!(
+            trues.abs_diff(falses) <= 1.max(tf.len() / 5),
+            "{name}: {trues} true and {falses} false statements"
+        );
+        // As asked: every attempt deals each letter its share (±1) of the four-choice questions.
+        let four = choice.iter().filter(|(cs, _, _)| cs.len() == 4).count();
+        for seed in 0..40 {
+            let mut per = [0usize; 4];
+            for x in quiz::arrange(&q.questions, seed) {
+                if let Answer::Choice { choices, correct } = x.answer {
+                    if choices.len() == 4 {
+                        per[correct] += 1;
+                    }
+                }
+            }
+            assert!(
+                per.iter().all(|n| n.abs_diff(four / 4) <= 1),
+                "{name}, seed {seed}: answers per letter {per:?}"
+            );
+        }
+    }
+}
+
+/// The `cargo katas quiz N --section X` commands a lesson prints.
+fn section_commands(markdown: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for piece in markdown.split("--section ").skip(1) {
+        let anchor: String = piece
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '-' || *c == '_')
+            .collect();
+        out.push(anchor);
+    }
+    out
+}
+
+#[test]
+fn every_section_a_lesson_points_to_has_questions_and_every_question_is_reachable() {
+    let quizzes: BTreeMap<String, quiz::Quiz> =
+        quizzes().into_iter().map(|(p, q)| (stem(&p), q)).collect();
+    for lesson in lesson_files() {
+        let name = stem(&lesson);
+        let markdown = read(&lesson);
+        let q = &quizzes[&name];
+        let commands = section_commands(&markdown);
+        assert!(!commands.is_empty(), "{name} names no `quiz --section`");
+        let mut reached = BTreeSet::new();
+        for anchor in &commands {
+            let picked = quiz::questions_of_section(q, &markdown, anchor)
+                .unwrap_or_else(|e| panic!("{name}: `--section {anchor}`: {e:#}"));
+            reached.extend(picked.into_iter().map(|x| x.id));
+        }
+        let unreached: Vec<&str> = q
+            .questions
+            .iter()
+            .map(|x| x.id.as_str())
+            .filter(|id| !reached.contains(*id))
+            .collect();
+        assert!(
+            unreached.is_empty(),
+            "{name}: no section command of the lesson reaches {unreached:?}"
+        );
+    }
+}
+
+#[test]
+fn a_section_session_asks_only_that_sections_questions() {
+    let root = root();
+    let q = quizzes()
+        .into_iter()
+        .map(|(_, q)| q)
+        .find(|q| q.lesson == "01-foundations")
+        .expect("quiz 1");
+    let markdown = read(&root.join("lessons/src/01-foundations.md"));
+    let want = quiz::questions_of_section(&q, &markdown, "capacity-modes").expect("questions");
+    assert!(
+        want.iter().any(|x| x.section == "on-demand-mode"),
+        "subsections count"
+    );
+    let options = quiz::Options {
+        section: Some("capacity-modes"),
+        seed: Some(3),
+    };
+    let (outcome, out) = session_with(&root, Some("1"), &options, "");
+    assert_eq!(outcome.total, 0);
+    assert!(
+        out.contains(&format!("{} questions.", want.len())),
+        "asks the section's {} questions:\n{out}",
+        want.len()
+    );
+    assert!(out.contains("--section capacity-modes --seed 3"), "{out}");
 }
