@@ -196,3 +196,39 @@ impl std::error::Error for Error {}
 
 /// The engine's result type.
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// A shape's `build()` was called without one of its required fields, as
+/// `aws_sdk_dynamodb::error::BuildError` (`KeySchemaElement::builder().build()` without a
+/// key type). The request was never sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildError {
+    field: &'static str,
+    shape: &'static str,
+}
+
+impl BuildError {
+    /// `field` was not set on a builder of `shape`.
+    pub fn missing_field(field: &'static str, shape: &'static str) -> BuildError {
+        BuildError { field, shape }
+    }
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} was not specified but it is required when building {}",
+            self.field, self.shape
+        )
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// A shape that failed to build, raised with `?` in a function returning [`Error`]: a
+/// `ValidationException` naming the missing field, as no request was sent.
+impl From<BuildError> for Error {
+    fn from(e: BuildError) -> Error {
+        Error::validation(e.to_string())
+    }
+}

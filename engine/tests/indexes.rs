@@ -43,10 +43,10 @@ fn shop(world: &World, provisioned_gsi_wcu: Option<i64>) -> Client {
             b = b
                 .provisioned_throughput(ProvisionedThroughput::new(1000, 1000))
                 .global_secondary_indexes(
-                    gsi1.provisioned_throughput(ProvisionedThroughput::new(100, wcu)),
+                    gsi1.with_provisioned_throughput(ProvisionedThroughput::new(100, wcu)),
                 )
                 .global_secondary_indexes(
-                    gsi2.provisioned_throughput(ProvisionedThroughput::new(100, 1000)),
+                    gsi2.with_provisioned_throughput(ProvisionedThroughput::new(100, 1000)),
                 );
         }
         None => {

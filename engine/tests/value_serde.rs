@@ -56,7 +56,7 @@ fn user() -> User {
 
 #[test]
 fn a_struct_becomes_an_item_of_dynamodb_types() {
-    let it = to_item(&user()).unwrap();
+    let it = to_item(user()).unwrap();
     let want = item! {
         "id" => "u1",
         "age" => 42,
@@ -75,13 +75,13 @@ fn a_struct_becomes_an_item_of_dynamodb_types() {
 #[test]
 fn an_item_maps_back_to_the_struct() {
     let u = user();
-    assert_eq!(from_item::<User>(to_item(&u).unwrap()).unwrap(), u);
+    assert_eq!(from_item::<_, User>(to_item(&u).unwrap()).unwrap(), u);
     let with_nick = User {
         nickname: Some("Bo".into()),
         ..user()
     };
     assert_eq!(
-        from_item::<User>(to_item(&with_nick).unwrap()).unwrap(),
+        from_item::<_, User>(to_item(&with_nick).unwrap()).unwrap(),
         with_nick
     );
 }
@@ -121,7 +121,7 @@ fn mismatches_name_the_attribute() {
         n: u8,
         address: Address,
     }
-    let msg = |it: Item| from_item::<Small>(it).unwrap_err().message().to_owned();
+    let msg = |it: Item| from_item::<_, Small>(it).unwrap_err().message().to_owned();
     let address = item! { "street" => "x", "zip" => 1 };
     assert_eq!(
         msg(item! { "n" => 300, "address" => address.clone() }),
@@ -190,7 +190,7 @@ fn other_shapes() {
         from_attribute_value::<BTreeMap<u32, bool>>(v).unwrap(),
         by_int
     );
-    assert!(to_item(&5).is_err(), "an item comes from a struct or a map");
+    assert!(to_item(5).is_err(), "an item comes from a struct or a map");
     // Sets read into vectors; binaries into byte vectors.
     assert_eq!(
         from_attribute_value::<Vec<String>>(V::Ss(vec!["x".into()])).unwrap(),

@@ -80,7 +80,7 @@ pub fn entry_key(index: &KeySchema, table: &KeySchema, item: &Item) -> Option<St
 
 /// The attributes of `item` an index keeps.
 pub fn project(index: &Index, table: &KeySchema, item: &Item) -> Item {
-    match index.projection.projection_type {
+    match index.projection_type() {
         ProjectionType::All => item.clone(),
         kind => {
             let schema = &index.store.schema;
@@ -91,7 +91,7 @@ pub fn project(index: &Index, table: &KeySchema, item: &Item) -> Item {
                         || (kind == ProjectionType::Include
                             && index
                                 .projection
-                                .non_key_attributes
+                                .non_key_attributes()
                                 .iter()
                                 .any(|a| a == *name))
                 })
@@ -129,7 +129,7 @@ impl Projected<'_> {
 }
 
 fn projected<'a>(index: &Index, table: &KeySchema, item: &'a Item) -> Projected<'a> {
-    match index.projection.projection_type {
+    match index.projection_type() {
         ProjectionType::All => Projected::Whole(item),
         _ => Projected::Part(project(index, table, item)),
     }
@@ -227,7 +227,7 @@ fn index_key<'a>(
 
 /// Size of an item's projection into an index, without building it.
 fn projected_size(index: &Index, table: &KeySchema, item: &Item) -> usize {
-    match index.projection.projection_type {
+    match index.projection_type() {
         ProjectionType::All => item_size(item),
         kind => item
             .iter()
@@ -243,14 +243,14 @@ fn kept(index: &Index, table: &KeySchema, kind: ProjectionType, name: &str) -> b
         || (kind == ProjectionType::Include
             && index
                 .projection
-                .non_key_attributes
+                .non_key_attributes()
                 .iter()
                 .any(|a| a == name))
 }
 
 /// Whether the projections of `old` and `new` into an index are equal.
 fn same_projection(index: &Index, table: &KeySchema, old: &Item, new: &Item) -> bool {
-    match index.projection.projection_type {
+    match index.projection_type() {
         ProjectionType::All => old == new,
         kind => {
             let a = old.iter().filter(|(n, _)| kept(index, table, kind, n));

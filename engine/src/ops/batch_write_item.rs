@@ -87,7 +87,7 @@ impl BatchWriteItemFluentBuilder {
         self.input.request_items = items.unwrap_or_default();
         self
     }
-    value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
+    value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
 
     pub fn send(self) -> Result<BatchWriteItemOutput> {
         self.client

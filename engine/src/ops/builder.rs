@@ -1,45 +1,74 @@
 //! Setter macros shared by the fluent builders (each builder holds `client` and `input`).
 
-/// `fn name(self, impl Into<String>)` setting `input.name`.
+/// `fn name(self, impl Into<String>)`, `fn set_name(self, Option<String>)` and
+/// `fn get_name(&self) -> &Option<String>` for `input.name` (the SDK's three).
 macro_rules! string_setter {
-    ($(#[$m:meta])* $name:ident) => {
+    ($(#[$m:meta])* $name:ident, $set:ident, $get:ident) => {
         $(#[$m])*
         pub fn $name(mut self, value: impl Into<String>) -> Self {
             self.input.$name = Some(value.into());
             self
         }
+        $(#[$m])*
+        pub fn $set(mut self, value: Option<String>) -> Self {
+            self.input.$name = value;
+            self
+        }
+        $(#[$m])*
+        pub fn $get(&self) -> &Option<String> {
+            &self.input.$name
+        }
     };
 }
 
-/// `fn name(self, T)` setting `input.name`.
+/// `fn name(self, T)`, `fn set_name(self, Option<T>)` and `fn get_name(&self)` for
+/// `input.name`.
 macro_rules! value_setter {
-    ($(#[$m:meta])* $name:ident: $t:ty) => {
+    ($(#[$m:meta])* $name:ident, $set:ident, $get:ident: $t:ty) => {
         $(#[$m])*
         pub fn $name(mut self, value: $t) -> Self {
             self.input.$name = Some(value);
             self
         }
+        $(#[$m])*
+        pub fn $set(mut self, value: Option<$t>) -> Self {
+            self.input.$name = value;
+            self
+        }
+        $(#[$m])*
+        pub fn $get(&self) -> &Option<$t> {
+            &self.input.$name
+        }
     };
 }
 
-/// `fn name(self, key, AttributeValue)` adding to the map `input.field`, and
-/// `fn set_name(self, Option<Item>)` replacing it (the SDK's pair).
+/// `fn name(self, key, AttributeValue)` adding to the map `input.field`,
+/// `fn set_name(self, Option<map>)` replacing it (an [`Item`](crate::Item) or an SDK-style
+/// `HashMap`) and `fn get_name(&self)`.
 macro_rules! item_setters {
-    ($(#[$m:meta])* $name:ident, $set:ident, $field:ident) => {
+    ($(#[$m:meta])* $name:ident, $set:ident, $get:ident, $field:ident) => {
         $(#[$m])*
         pub fn $name(mut self, key: impl Into<String>, value: $crate::value::AttributeValue) -> Self {
             self.input.$field.get_or_insert_with(Default::default).insert(key.into(), value);
             self
         }
-        /// Replaces the whole map.
-        pub fn $set(mut self, value: Option<$crate::value::Item>) -> Self {
-            self.input.$field = value;
+        /// Replaces the whole map (an `Item` or a `HashMap<String, AttributeValue>`).
+        pub fn $set(
+            mut self,
+            value: Option<impl $crate::value::MapInput<$crate::value::AttributeValue>>,
+        ) -> Self {
+            self.input.$field = value.map($crate::value::MapInput::into_btree);
             self
+        }
+        /// The map as set so far.
+        pub fn $get(&self) -> &Option<$crate::value::Item> {
+            &self.input.$field
         }
     };
 }
 
-/// `expression_attribute_names` / `expression_attribute_values` and their `set_` forms.
+/// `expression_attribute_names` / `expression_attribute_values` and their `set_` and `get_`
+/// forms.
 macro_rules! placeholder_setters {
     () => {
         /// Adds a `#name` placeholder for an attribute name.
@@ -54,13 +83,19 @@ macro_rules! placeholder_setters {
                 .insert(key.into(), value.into());
             self
         }
-        /// Replaces all `#name` placeholders.
+        /// Replaces all `#name` placeholders (a `BTreeMap` or a `HashMap`).
         pub fn set_expression_attribute_names(
             mut self,
-            value: Option<std::collections::BTreeMap<String, String>>,
+            value: Option<impl $crate::value::MapInput<String>>,
         ) -> Self {
-            self.input.expression_attribute_names = value;
+            self.input.expression_attribute_names = value.map($crate::value::MapInput::into_btree);
             self
+        }
+        /// The `#name` placeholders set so far.
+        pub fn get_expression_attribute_names(
+            &self,
+        ) -> &Option<std::collections::BTreeMap<String, String>> {
+            &self.input.expression_attribute_names
         }
         /// Adds a `:value` placeholder.
         pub fn expression_attribute_values(
@@ -74,13 +109,19 @@ macro_rules! placeholder_setters {
                 .insert(key.into(), value);
             self
         }
-        /// Replaces all `:value` placeholders.
+        /// Replaces all `:value` placeholders (a `BTreeMap` or a `HashMap`).
         pub fn set_expression_attribute_values(
             mut self,
-            value: Option<std::collections::BTreeMap<String, $crate::value::AttributeValue>>,
+            value: Option<impl $crate::value::MapInput<$crate::value::AttributeValue>>,
         ) -> Self {
-            self.input.expression_attribute_values = value;
+            self.input.expression_attribute_values = value.map($crate::value::MapInput::into_btree);
             self
+        }
+        /// The `:value` placeholders set so far.
+        pub fn get_expression_attribute_values(
+            &self,
+        ) -> &Option<std::collections::BTreeMap<String, $crate::value::AttributeValue>> {
+            &self.input.expression_attribute_values
         }
     };
 }

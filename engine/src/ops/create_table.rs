@@ -70,10 +70,10 @@ impl CreateTableFluentBuilder {
             input: CreateTableInput::default(),
         }
     }
-    string_setter!(table_name);
-    value_setter!(billing_mode: BillingMode);
-    value_setter!(provisioned_throughput: ProvisionedThroughput);
-    value_setter!(stream_specification: StreamSpecification);
+    string_setter!(table_name, set_table_name, get_table_name);
+    value_setter!(billing_mode, set_billing_mode, get_billing_mode: BillingMode);
+    value_setter!(provisioned_throughput, set_provisioned_throughput, get_provisioned_throughput: ProvisionedThroughput);
+    value_setter!(stream_specification, set_stream_specification, get_stream_specification: StreamSpecification);
 
     /// Appends one key schema element (call once for `HASH`, once more for `RANGE`).
     pub fn key_schema(mut self, element: KeySchemaElement) -> Self {
@@ -165,30 +165,44 @@ fn key_schema(
     Ok(KeySchema { pk, pk_type, sk })
 }
 
-fn check_projection(
-    projection: &Projection,
+/// An index's projection: present, with a type, and attributes only for `INCLUDE`. Returns
+/// it as the index keeps it. `field` is the index's place in the request
+/// (`globalSecondaryIndexes`).
+pub(crate) fn check_projection(
+    projection: &Option<Projection>,
     index: &str,
+    field: &str,
     total_included: &mut usize,
-) -> Result<()> {
+) -> Result<Projection> {
+    let Some(projection) = projection else {
+        return Err(Error::validation(format!(
+            "1 validation error detected: Value null at '{field}.member.projection' failed to satisfy constraint: Member must not be null (index {index})"
+        )));
+    };
+    let attributes = projection.non_key_attributes();
     match projection.projection_type {
-        ProjectionType::Include => {
-            if projection.non_key_attributes.is_empty() || projection.non_key_attributes.len() > 20
-            {
+        None => {
+            return Err(Error::validation(format!(
+                "1 validation error detected: Value null at '{field}.member.projection.projectionType' failed to satisfy constraint: Member must not be null (index {index})"
+            )))
+        }
+        Some(ProjectionType::Include) => {
+            if attributes.is_empty() || attributes.len() > 20 {
                 return Err(invalid(format!(
                     "NonKeyAttributes of index {index} must contain between 1 and 20 attribute names for projection type INCLUDE"
                 )));
             }
-            *total_included += projection.non_key_attributes.len();
+            *total_included += attributes.len();
         }
-        _ if !projection.non_key_attributes.is_empty() => {
+        Some(kind) if !attributes.is_empty() => {
             return Err(invalid(format!(
                 "ProjectionType is {}, but NonKeyAttributes is specified",
-                projection.projection_type.as_str()
+                kind.as_str()
             )));
         }
-        _ => {}
+        Some(_) => {}
     }
-    Ok(())
+    Ok(projection.clone())
 }
 
 /// The classic initial partition count: enough partitions for the throughput (3,000 RCU and
@@ -278,7 +292,12 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
             defs,
             "globalSecondaryIndexes.member.keySchema",
         )?;
-        check_projection(&gsi.projection, &gsi.index_name, &mut total_included)?;
+        let projection = check_projection(
+            &gsi.projection,
+            &gsi.index_name,
+            "globalSecondaryIndexes",
+            &mut total_included,
+        )?;
         let gsi_throughput = match (billing, gsi.provisioned_throughput) {
             (BillingMode::Provisioned, None) => {
                 return Err(invalid(format!(
@@ -303,7 +322,7 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
             name: gsi.index_name.clone(),
             kind: IndexKind::Global,
             key_elements: gsi.key_schema.clone(),
-            projection: gsi.projection.clone(),
+            projection,
             throughput: gsi_throughput,
             store: Store::new(index_schema, count, rng),
             status: IndexStatus::Active,
@@ -326,13 +345,18 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
                 lsi.index_name, index_schema.pk, schema.pk
             )));
         }
-        check_projection(&lsi.projection, &lsi.index_name, &mut total_included)?;
+        let projection = check_projection(
+            &lsi.projection,
+            &lsi.index_name,
+            "localSecondaryIndexes",
+            &mut total_included,
+        )?;
         used.extend(lsi.key_schema.iter().map(|e| e.attribute_name.as_str()));
         indexes.push(Index {
             name: lsi.index_name.clone(),
             kind: IndexKind::Local,
             key_elements: lsi.key_schema.clone(),
-            projection: lsi.projection.clone(),
+            projection,
             throughput: None,
             store: Store::new(index_schema, 1, rng),
             status: IndexStatus::Active,

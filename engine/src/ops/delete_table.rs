@@ -43,7 +43,7 @@ impl DeleteTableFluentBuilder {
             input: DeleteTableInput::default(),
         }
     }
-    string_setter!(table_name);
+    string_setter!(table_name, set_table_name, get_table_name);
 
     pub fn send(self) -> Result<DeleteTableOutput> {
         self.client

@@ -43,7 +43,7 @@ impl DescribeTableFluentBuilder {
             input: DescribeTableInput::default(),
         }
     }
-    string_setter!(table_name);
+    string_setter!(table_name, set_table_name, get_table_name);
 
     pub fn send(self) -> Result<DescribeTableOutput> {
         self.client

@@ -88,15 +88,19 @@ impl GetItemFluentBuilder {
             input: GetItemInput::default(),
         }
     }
-    string_setter!(table_name);
+    string_setter!(table_name, set_table_name, get_table_name);
     item_setters!(
         /// Adds one key attribute.
-        key, set_key, key
+        key, set_key, get_key, key
     );
-    value_setter!(consistent_read: bool);
-    string_setter!(projection_expression);
+    value_setter!(consistent_read, set_consistent_read, get_consistent_read: bool);
+    string_setter!(
+        projection_expression,
+        set_projection_expression,
+        get_projection_expression
+    );
     placeholder_setters!();
-    value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
+    value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
 
     pub fn send(self) -> Result<GetItemOutput> {
         self.client

@@ -43,8 +43,12 @@ impl ListTablesFluentBuilder {
             input: ListTablesInput::default(),
         }
     }
-    string_setter!(exclusive_start_table_name);
-    value_setter!(limit: i32);
+    string_setter!(
+        exclusive_start_table_name,
+        set_exclusive_start_table_name,
+        get_exclusive_start_table_name
+    );
+    value_setter!(limit, set_limit, get_limit: i32);
 
     pub fn send(self) -> Result<ListTablesOutput> {
         self.client

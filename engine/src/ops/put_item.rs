@@ -67,16 +67,20 @@ impl PutItemFluentBuilder {
             input: PutItemInput::default(),
         }
     }
-    string_setter!(table_name);
+    string_setter!(table_name, set_table_name, get_table_name);
     item_setters!(
         /// Adds one attribute to the item.
-        item, set_item, item
+        item, set_item, get_item, item
     );
-    string_setter!(condition_expression);
+    string_setter!(
+        condition_expression,
+        set_condition_expression,
+        get_condition_expression
+    );
     placeholder_setters!();
-    value_setter!(return_values: ReturnValue);
-    value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
-    value_setter!(return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure);
+    value_setter!(return_values, set_return_values, get_return_values: ReturnValue);
+    value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
+    value_setter!(return_values_on_condition_check_failure, set_return_values_on_condition_check_failure, get_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure);
 
     /// The request as built so far.
     pub fn as_input(&self) -> &PutItemInput {

@@ -92,21 +92,33 @@ impl QueryFluentBuilder {
             input: QueryInput::default(),
         }
     }
-    string_setter!(table_name);
-    string_setter!(index_name);
-    string_setter!(key_condition_expression);
-    string_setter!(filter_expression);
-    string_setter!(projection_expression);
+    string_setter!(table_name, set_table_name, get_table_name);
+    string_setter!(index_name, set_index_name, get_index_name);
+    string_setter!(
+        key_condition_expression,
+        set_key_condition_expression,
+        get_key_condition_expression
+    );
+    string_setter!(
+        filter_expression,
+        set_filter_expression,
+        get_filter_expression
+    );
+    string_setter!(
+        projection_expression,
+        set_projection_expression,
+        get_projection_expression
+    );
     placeholder_setters!();
-    value_setter!(select: Select);
-    value_setter!(limit: i32);
-    value_setter!(consistent_read: bool);
-    value_setter!(scan_index_forward: bool);
+    value_setter!(select, set_select, get_select: Select);
+    value_setter!(limit, set_limit, get_limit: i32);
+    value_setter!(consistent_read, set_consistent_read, get_consistent_read: bool);
+    value_setter!(scan_index_forward, set_scan_index_forward, get_scan_index_forward: bool);
     item_setters!(
         /// Adds one attribute of the key to start after.
-        exclusive_start_key, set_exclusive_start_key, exclusive_start_key
+        exclusive_start_key, set_exclusive_start_key, get_exclusive_start_key, exclusive_start_key
     );
-    value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
+    value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
 
     pub fn send(self) -> Result<QueryOutput> {
         self.client
@@ -204,7 +216,7 @@ pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutp
             (
                 i.name.as_str(),
                 i.kind,
-                i.projection.projection_type == crate::types::ProjectionType::All,
+                i.projection_type() == crate::types::ProjectionType::All,
             )
         }),
     )?;

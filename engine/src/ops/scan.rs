@@ -88,21 +88,29 @@ impl ScanFluentBuilder {
             input: ScanInput::default(),
         }
     }
-    string_setter!(table_name);
-    string_setter!(index_name);
-    string_setter!(filter_expression);
-    string_setter!(projection_expression);
+    string_setter!(table_name, set_table_name, get_table_name);
+    string_setter!(index_name, set_index_name, get_index_name);
+    string_setter!(
+        filter_expression,
+        set_filter_expression,
+        get_filter_expression
+    );
+    string_setter!(
+        projection_expression,
+        set_projection_expression,
+        get_projection_expression
+    );
     placeholder_setters!();
-    value_setter!(select: Select);
-    value_setter!(limit: i32);
-    value_setter!(consistent_read: bool);
+    value_setter!(select, set_select, get_select: Select);
+    value_setter!(limit, set_limit, get_limit: i32);
+    value_setter!(consistent_read, set_consistent_read, get_consistent_read: bool);
     item_setters!(
         /// Adds one attribute of the key to start after.
-        exclusive_start_key, set_exclusive_start_key, exclusive_start_key
+        exclusive_start_key, set_exclusive_start_key, get_exclusive_start_key, exclusive_start_key
     );
-    value_setter!(segment: i32);
-    value_setter!(total_segments: i32);
-    value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
+    value_setter!(segment, set_segment, get_segment: i32);
+    value_setter!(total_segments, set_total_segments, get_total_segments: i32);
+    value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
 
     pub fn send(self) -> Result<ScanOutput> {
         self.client
@@ -189,7 +197,7 @@ pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput
             (
                 i.name.as_str(),
                 i.kind,
-                i.projection.projection_type == crate::types::ProjectionType::All,
+                i.projection_type() == crate::types::ProjectionType::All,
             )
         }),
     )?;

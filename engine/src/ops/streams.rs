@@ -147,10 +147,10 @@ impl GetShardIteratorFluentBuilder {
             input: GetShardIteratorInput::default(),
         }
     }
-    string_setter!(stream_arn);
-    string_setter!(shard_id);
-    value_setter!(shard_iterator_type: ShardIteratorType);
-    string_setter!(sequence_number);
+    string_setter!(stream_arn, set_stream_arn, get_stream_arn);
+    string_setter!(shard_id, set_shard_id, get_shard_id);
+    value_setter!(shard_iterator_type, set_shard_iterator_type, get_shard_iterator_type: ShardIteratorType);
+    string_setter!(sequence_number, set_sequence_number, get_sequence_number);
 
     /// Returns the iterator (an opaque string).
     pub fn send(self) -> Result<String> {

@@ -99,7 +99,7 @@ impl TransactGetItemsFluentBuilder {
         self.input.transact_items.push(item);
         self
     }
-    value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
+    value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
 
     pub fn send(self) -> Result<TransactGetItemsOutput> {
         self.client

@@ -139,7 +139,7 @@ impl TransactWriteItemsFluentBuilder {
         self.input.client_request_token = Some(token.into());
         self
     }
-    value_setter!(return_consumed_capacity: ReturnConsumedCapacity);
+    value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
 
     pub fn send(self) -> Result<TransactWriteItemsOutput> {
         self.client

@@ -65,10 +65,10 @@ impl UpdateTableFluentBuilder {
             input: UpdateTableInput::default(),
         }
     }
-    string_setter!(table_name);
-    value_setter!(billing_mode: BillingMode);
-    value_setter!(provisioned_throughput: ProvisionedThroughput);
-    value_setter!(stream_specification: StreamSpecification);
+    string_setter!(table_name, set_table_name, get_table_name);
+    value_setter!(billing_mode, set_billing_mode, get_billing_mode: BillingMode);
+    value_setter!(provisioned_throughput, set_provisioned_throughput, get_provisioned_throughput: ProvisionedThroughput);
+    value_setter!(stream_specification, set_stream_specification, get_stream_specification: StreamSpecification);
     /// Appends an attribute definition (for a new index's key).
     pub fn attribute_definitions(mut self, definition: AttributeDefinition) -> Self {
         self.input.attribute_definitions.push(definition);
@@ -186,7 +186,13 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
                 }
                 (_, t) => t,
             };
-            new_index = Some((gsi.clone(), schema, throughput));
+            let projection = super::create_table::check_projection(
+                &gsi.projection,
+                &gsi.index_name,
+                "globalSecondaryIndexUpdates.member.create",
+                &mut 0,
+            )?;
+            new_index = Some((gsi.clone(), projection, schema, throughput));
         }
         Some(GlobalSecondaryIndexUpdate::Delete { index_name })
         | Some(GlobalSecondaryIndexUpdate::Update { index_name, .. }) => {
@@ -232,7 +238,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
     table.attribute_definitions = defs;
     match input.global_secondary_index_updates.first() {
         Some(GlobalSecondaryIndexUpdate::Create(_)) => {
-            let (gsi, schema, throughput) = new_index.expect("validated");
+            let (gsi, projection, schema, throughput) = new_index.expect("validated");
             let count = throughput.map_or(8, |t| {
                 partitions_for_throughput(t.read_capacity_units, t.write_capacity_units)
             });
@@ -241,7 +247,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
                 name: gsi.index_name,
                 kind: IndexKind::Global,
                 key_elements: gsi.key_schema,
-                projection: gsi.projection,
+                projection,
                 throughput,
                 store: Store::new(schema, count, rng),
                 status: IndexStatus::Creating,

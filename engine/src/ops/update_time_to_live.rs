@@ -63,8 +63,8 @@ impl UpdateTimeToLiveFluentBuilder {
             input: UpdateTimeToLiveInput::default(),
         }
     }
-    string_setter!(table_name);
-    value_setter!(time_to_live_specification: TimeToLiveSpecification);
+    string_setter!(table_name, set_table_name, get_table_name);
+    value_setter!(time_to_live_specification, set_time_to_live_specification, get_time_to_live_specification: TimeToLiveSpecification);
 
     pub fn send(self) -> Result<UpdateTimeToLiveOutput> {
         self.client
@@ -164,7 +164,7 @@ impl DescribeTimeToLiveFluentBuilder {
             input: DescribeTimeToLiveInput::default(),
         }
     }
-    string_setter!(table_name);
+    string_setter!(table_name, set_table_name, get_table_name);
 
     pub fn send(self) -> Result<DescribeTimeToLiveOutput> {
         self.client.world().run("DescribeTimeToLive", |state| {

@@ -270,6 +270,16 @@ pub struct Index {
     pub backfill_due_ms: Option<u64>,
 }
 
+impl Index {
+    /// What the index keeps. CreateTable and UpdateTable refuse an index without a
+    /// projection type, so every stored index has one.
+    pub fn projection_type(&self) -> crate::types::ProjectionType {
+        self.projection
+            .projection_type
+            .unwrap_or(crate::types::ProjectionType::KeysOnly)
+    }
+}
+
 /// One table: definition plus data.
 #[derive(Clone, Debug)]
 pub struct Table {

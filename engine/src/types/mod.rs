@@ -4,11 +4,11 @@
 //! written against this engine reads like production code: `KeySchemaElement`,
 //! `AttributeDefinition`, `ReturnValue::AllNew`, `ConsumedCapacity`, `TableDescription`…
 //!
-//! Two deliberate differences from the SDK, both to keep kata code short:
-//! - builders of these small structs are infallible (`build()` returns the struct; the SDK's
-//!   returns a `Result` for required fields). Missing fields are reported by `send()` as the
-//!   `ValidationException` DynamoDB would return.
-//! - each struct also has a `new(..)` shortcut for its required fields.
+//! Every shape has the SDK's fields, with the SDK's `Option`-ness, and is built the SDK's way
+//! (`KeySchemaElement::builder()…build()?`, [`builders`]), fallible exactly where the SDK's
+//! builder is. Some shapes also carry a shortcut that is not part of the SDK
+//! (`KeySchemaElement::new("PK", KeyType::Hash)`, `Projection::all()`), marked so in its doc;
+//! code meant to move to the SDK uses the builders.
 //!
 //! Enums convert to and from DynamoDB's wire strings (`as_str`, `FromStr`) so messages can
 //! quote them exactly.
@@ -17,6 +17,11 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::value::Item;
+
+pub mod builders;
+
+pub use crate::error::CancellationReason;
+pub use crate::value::AttributeValue;
 
 macro_rules! wire_enum {
     ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $wire:literal),+ $(,)? }) => {
@@ -126,6 +131,8 @@ pub struct AttributeDefinition {
 }
 
 impl AttributeDefinition {
+    /// Not part of the SDK: a shortcut for
+    /// `AttributeDefinition::builder().attribute_name(..).attribute_type(..).build()?`.
     pub fn new(name: impl Into<String>, attribute_type: ScalarAttributeType) -> Self {
         AttributeDefinition {
             attribute_name: name.into(),
@@ -135,8 +142,8 @@ impl AttributeDefinition {
     pub fn attribute_name(&self) -> &str {
         &self.attribute_name
     }
-    pub fn attribute_type(&self) -> ScalarAttributeType {
-        self.attribute_type
+    pub fn attribute_type(&self) -> &ScalarAttributeType {
+        &self.attribute_type
     }
 }
 
@@ -148,6 +155,8 @@ pub struct KeySchemaElement {
 }
 
 impl KeySchemaElement {
+    /// Not part of the SDK: a shortcut for
+    /// `KeySchemaElement::builder().attribute_name(..).key_type(..).build()?`.
     pub fn new(name: impl Into<String>, key_type: KeyType) -> Self {
         KeySchemaElement {
             attribute_name: name.into(),
@@ -157,8 +166,8 @@ impl KeySchemaElement {
     pub fn attribute_name(&self) -> &str {
         &self.attribute_name
     }
-    pub fn key_type(&self) -> KeyType {
-        self.key_type
+    pub fn key_type(&self) -> &KeyType {
+        &self.key_type
     }
 }
 
@@ -170,40 +179,58 @@ pub struct ProvisionedThroughput {
 }
 
 impl ProvisionedThroughput {
+    /// Not part of the SDK: a shortcut for the builder with both figures.
     pub fn new(read_capacity_units: i64, write_capacity_units: i64) -> Self {
         ProvisionedThroughput {
             read_capacity_units,
             write_capacity_units,
         }
     }
+    pub fn read_capacity_units(&self) -> i64 {
+        self.read_capacity_units
+    }
+    pub fn write_capacity_units(&self) -> i64 {
+        self.write_capacity_units
+    }
 }
 
-/// Which attributes an index holds.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Which attributes an index holds. Both fields are optional in the SDK's shape; an index
+/// declared without a projection type is refused by CreateTable.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Projection {
-    pub projection_type: ProjectionType,
+    pub projection_type: Option<ProjectionType>,
     /// For `INCLUDE`: the non-key attributes copied into the index.
-    pub non_key_attributes: Vec<String>,
+    pub non_key_attributes: Option<Vec<String>>,
 }
 
 impl Projection {
+    /// Not part of the SDK: `ALL`.
     pub fn all() -> Self {
         Projection {
-            projection_type: ProjectionType::All,
-            non_key_attributes: Vec::new(),
+            projection_type: Some(ProjectionType::All),
+            non_key_attributes: None,
         }
     }
+    /// Not part of the SDK: `KEYS_ONLY`.
     pub fn keys_only() -> Self {
         Projection {
-            projection_type: ProjectionType::KeysOnly,
-            non_key_attributes: Vec::new(),
+            projection_type: Some(ProjectionType::KeysOnly),
+            non_key_attributes: None,
         }
     }
+    /// Not part of the SDK: `INCLUDE` with these attributes.
     pub fn include<S: Into<String>>(attributes: impl IntoIterator<Item = S>) -> Self {
         Projection {
-            projection_type: ProjectionType::Include,
-            non_key_attributes: attributes.into_iter().map(Into::into).collect(),
+            projection_type: Some(ProjectionType::Include),
+            non_key_attributes: Some(attributes.into_iter().map(Into::into).collect()),
         }
+    }
+    pub fn projection_type(&self) -> Option<&ProjectionType> {
+        self.projection_type.as_ref()
+    }
+    /// The included attributes (empty unless `INCLUDE`).
+    pub fn non_key_attributes(&self) -> &[String] {
+        self.non_key_attributes.as_deref().unwrap_or_default()
     }
 }
 
@@ -212,11 +239,14 @@ impl Projection {
 pub struct GlobalSecondaryIndex {
     pub index_name: String,
     pub key_schema: Vec<KeySchemaElement>,
-    pub projection: Projection,
+    /// Required by DynamoDB (CreateTable refuses an index without one), optional in the
+    /// SDK's shape.
+    pub projection: Option<Projection>,
     pub provisioned_throughput: Option<ProvisionedThroughput>,
 }
 
 impl GlobalSecondaryIndex {
+    /// Not part of the SDK: a shortcut for the builder with name, key schema and projection.
     pub fn new(
         name: impl Into<String>,
         key_schema: Vec<KeySchemaElement>,
@@ -225,13 +255,26 @@ impl GlobalSecondaryIndex {
         GlobalSecondaryIndex {
             index_name: name.into(),
             key_schema,
-            projection,
+            projection: Some(projection),
             provisioned_throughput: None,
         }
     }
-    pub fn provisioned_throughput(mut self, throughput: ProvisionedThroughput) -> Self {
+    /// Not part of the SDK: this index with its own provisioned throughput.
+    pub fn with_provisioned_throughput(mut self, throughput: ProvisionedThroughput) -> Self {
         self.provisioned_throughput = Some(throughput);
         self
+    }
+    pub fn index_name(&self) -> &str {
+        &self.index_name
+    }
+    pub fn key_schema(&self) -> &[KeySchemaElement] {
+        &self.key_schema
+    }
+    pub fn projection(&self) -> Option<&Projection> {
+        self.projection.as_ref()
+    }
+    pub fn provisioned_throughput(&self) -> Option<&ProvisionedThroughput> {
+        self.provisioned_throughput.as_ref()
     }
 }
 
@@ -240,10 +283,11 @@ impl GlobalSecondaryIndex {
 pub struct LocalSecondaryIndex {
     pub index_name: String,
     pub key_schema: Vec<KeySchemaElement>,
-    pub projection: Projection,
+    pub projection: Option<Projection>,
 }
 
 impl LocalSecondaryIndex {
+    /// Not part of the SDK: a shortcut for the builder with name, key schema and projection.
     pub fn new(
         name: impl Into<String>,
         key_schema: Vec<KeySchemaElement>,
@@ -252,8 +296,17 @@ impl LocalSecondaryIndex {
         LocalSecondaryIndex {
             index_name: name.into(),
             key_schema,
-            projection,
+            projection: Some(projection),
         }
+    }
+    pub fn index_name(&self) -> &str {
+        &self.index_name
+    }
+    pub fn key_schema(&self) -> &[KeySchemaElement] {
+        &self.key_schema
+    }
+    pub fn projection(&self) -> Option<&Projection> {
+        self.projection.as_ref()
     }
 }
 
@@ -265,17 +318,25 @@ pub struct StreamSpecification {
 }
 
 impl StreamSpecification {
+    /// Not part of the SDK: a stream with records of this view type.
     pub fn enabled(view_type: StreamViewType) -> Self {
         StreamSpecification {
             stream_enabled: true,
             stream_view_type: Some(view_type),
         }
     }
+    /// Not part of the SDK: no stream.
     pub fn disabled() -> Self {
         StreamSpecification {
             stream_enabled: false,
             stream_view_type: None,
         }
+    }
+    pub fn stream_enabled(&self) -> bool {
+        self.stream_enabled
+    }
+    pub fn stream_view_type(&self) -> Option<&StreamViewType> {
+        self.stream_view_type.as_ref()
     }
 }
 

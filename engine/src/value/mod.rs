@@ -72,7 +72,7 @@ pub mod validate;
 
 pub use json::{item_from_json, item_to_json, value_from_json, value_to_json};
 pub use number::Number;
-pub use serde_de::{from_attribute_value, from_item};
+pub use serde_de::{from_attribute_value, from_item, from_items};
 pub use serde_ser::{to_attribute_value, to_item};
 pub use size::{item_size, MAX_ITEM_SIZE};
 pub use validate::{canonicalize_item, canonicalize_value, MAX_DEPTH};
@@ -83,6 +83,29 @@ pub use validate::{canonicalize_item, canonicalize_value, MAX_DEPTH};
 /// item is in one deterministic order (traces, sizes, hashes, JSON output). Code written
 /// against the SDK reads the same: `item.get("PK")`, `item.insert(..)`.
 pub type Item = BTreeMap<String, AttributeValue>;
+
+/// A map given to the engine: an [`Item`] (`BTreeMap`) or the SDK's `HashMap`, for items,
+/// keys, placeholders and request items alike. The engine keeps what it is given in a
+/// `BTreeMap` (see "Items: `BTreeMap` in, `HashMap` accepted" in the crate's essay).
+///
+/// Not part of the SDK, whose setters take a `HashMap`: this trait is what lets code written
+/// for the SDK pass its `HashMap`s unchanged.
+pub trait MapInput<V> {
+    /// The map as the engine keeps it.
+    fn into_btree(self) -> BTreeMap<String, V>;
+}
+
+impl<V> MapInput<V> for BTreeMap<String, V> {
+    fn into_btree(self) -> BTreeMap<String, V> {
+        self
+    }
+}
+
+impl<V, S: std::hash::BuildHasher> MapInput<V> for std::collections::HashMap<String, V, S> {
+    fn into_btree(self) -> BTreeMap<String, V> {
+        self.into_iter().collect()
+    }
+}
 
 /// Raw bytes of a `B` value (the SDK's `aws_smithy_types::Blob`).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]

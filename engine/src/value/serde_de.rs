@@ -13,13 +13,27 @@ use std::fmt;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::forward_to_deserialize_any;
 
-use super::{AttributeValue, Item, Number};
+use super::{AttributeValue, MapInput, Number};
 use crate::error::{Error, Result};
 
 /// Maps an item to `T` (a struct, a map…).
-pub fn from_item<T: DeserializeOwned>(item: Item) -> Result<T> {
-    T::deserialize(ValueDeserializer(AttributeValue::M(item)))
+///
+/// Not part of the SDK: this is `serde_dynamo::from_item`, with its signature (the item
+/// type first, then the target: `from_item::<_, User>(item)`). It takes the engine's
+/// [`Item`](crate::Item) or an SDK-style `HashMap`.
+pub fn from_item<I: MapInput<AttributeValue>, T: DeserializeOwned>(item: I) -> Result<T> {
+    T::deserialize(ValueDeserializer(AttributeValue::M(item.into_btree())))
         .map_err(|e| Error::validation(format!("Cannot map item: {e}")))
+}
+
+/// Maps every item of a Query or Scan page to `T`, in order; the first that does not map is
+/// the error.
+///
+/// Not part of the SDK: `serde_dynamo::from_items`, with its signature.
+pub fn from_items<I: MapInput<AttributeValue>, T: DeserializeOwned>(
+    items: Vec<I>,
+) -> Result<Vec<T>> {
+    items.into_iter().map(from_item).collect()
 }
 
 /// Maps one AttributeValue to `T`.

@@ -36,8 +36,12 @@ use super::{AttributeValue, Blob, Item, Number};
 use crate::error::{Error, Result};
 
 /// Maps a struct or map to an item. Anything that is not a map (a number, a list…) is an error.
-pub fn to_item<T: Serialize + ?Sized>(value: &T) -> Result<Item> {
-    match to_attribute_value(value)? {
+///
+/// Not part of the SDK: this is `serde_dynamo::to_item`, with its signature (the value by
+/// value; `&value` works too, as a reference is `Serialize`). It returns the engine's
+/// [`Item`], which every item setter takes.
+pub fn to_item<T: Serialize>(value: T) -> Result<Item> {
+    match to_attribute_value(&value)? {
         AttributeValue::M(m) => Ok(m),
         other => Err(Error::validation(format!(
             "Cannot map a value of type {} to an item: an item must come from a struct or a map",

@@ -937,7 +937,7 @@ fn indexes_project_what_their_patterns_need(seed: u64) {
                 )
             }));
         for (name, schema, projection, count, bytes) in all {
-            if projection.projection_type != ProjectionType::All {
+            if projection.projection_type() != Some(&ProjectionType::All) {
                 continue;
             }
             key_attributes.extend(schema.iter().map(|k| k.attribute_name.clone()));

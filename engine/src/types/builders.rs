@@ -1,0 +1,215 @@
+//! # Builders of the shapes, as `aws_sdk_dynamodb::types::builders`
+//!
+//! Every shape a request carries is built the SDK's way: `KeySchemaElement::builder()`, one
+//! setter per field (`attribute_name(..)`, `set_attribute_name(Option<..>)`,
+//! `get_attribute_name()`), then `build()`. Where the SDK's `build()` is fallible — the shape
+//! has required fields that are strings, lists, maps, enums or numbers — this one is too, and
+//! returns the same [`BuildError`](crate::error::BuildError) for the first required field left unset. Where the SDK's
+//! is infallible (every field optional, or the required ones are themselves shapes, like a
+//! GSI's `projection`), `build()` returns the shape; what is still missing is DynamoDB's to
+//! refuse, at `send()`, with the `ValidationException` it would send.
+//!
+//! One macro, [`shape_builder!`], writes every builder, so the rule above lives once. Each
+//! field is one of: `req` (required, a plain field on the shape), `opt` (an `Option` on the
+//! shape), `req_list` (a required `Vec`, whose setter appends), `opt_list` (an
+//! `Option<Vec<..>>`, whose setter appends) and `opt_map` (an `Option` of a map keyed by
+//! name, whose setter inserts one entry and whose `set_` takes a `BTreeMap` or a `HashMap`).
+
+/// Writes `$builder` for `$shape` and `$shape::builder()`. `fallible` builders return
+/// `Result<$shape, BuildError>`, `infallible` ones the shape.
+macro_rules! shape_builder {
+    (
+        $(#[$doc:meta])*
+        $shape:ident => $builder:ident, $kind:ident {
+            $( $fk:ident $field:ident / $set:ident / $get:ident : $fty:ty ),* $(,)?
+        }
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, Default, PartialEq)]
+        pub struct $builder {
+            $( $field: Option<$crate::types::builders::shape_builder!(@slot $fk $fty)>, )*
+        }
+
+        impl $shape {
+            /// Starts a builder (`aws_sdk_dynamodb`'s `builder()`).
+            pub fn builder() -> $builder {
+                $builder::default()
+            }
+        }
+
+        impl $builder {
+            $( $crate::types::builders::shape_builder!(@setters $fk $field $set $get $fty); )*
+            $crate::types::builders::shape_builder!(@build $kind $shape { $( $fk $field ),* });
+        }
+    };
+
+    (@slot req $t:ty) => { $t };
+    (@slot opt $t:ty) => { $t };
+    (@slot req_list $t:ty) => { Vec<$t> };
+    (@slot opt_list $t:ty) => { Vec<$t> };
+    (@slot opt_map $t:ty) => { std::collections::BTreeMap<String, $t> };
+
+    (@setters req $field:ident $set:ident $get:ident $t:ty) => {
+        $crate::types::builders::shape_builder!(@scalar $field $set $get $t);
+    };
+    (@setters opt $field:ident $set:ident $get:ident $t:ty) => {
+        $crate::types::builders::shape_builder!(@scalar $field $set $get $t);
+    };
+    (@setters req_list $field:ident $set:ident $get:ident $t:ty) => {
+        $crate::types::builders::shape_builder!(@list $field $set $get $t);
+    };
+    (@setters opt_list $field:ident $set:ident $get:ident $t:ty) => {
+        $crate::types::builders::shape_builder!(@list $field $set $get $t);
+    };
+    (@setters opt_map $field:ident $set:ident $get:ident $t:ty) => {
+        /// Inserts one entry.
+        pub fn $field(mut self, key: impl Into<String>, value: impl Into<$t>) -> Self {
+            self.$field.get_or_insert_with(Default::default).insert(key.into(), value.into());
+            self
+        }
+        /// Replaces the whole map (a `BTreeMap` or a `HashMap`).
+        pub fn $set(mut self, input: Option<impl $crate::value::MapInput<$t>>) -> Self {
+            self.$field = input.map($crate::value::MapInput::into_btree);
+            self
+        }
+        /// The map as set so far.
+        pub fn $get(&self) -> &Option<std::collections::BTreeMap<String, $t>> {
+            &self.$field
+        }
+    };
+    (@scalar $field:ident $set:ident $get:ident $t:ty) => {
+        pub fn $field(mut self, input: impl Into<$t>) -> Self {
+            self.$field = Some(input.into());
+            self
+        }
+        pub fn $set(mut self, input: Option<$t>) -> Self {
+            self.$field = input;
+            self
+        }
+        pub fn $get(&self) -> &Option<$t> {
+            &self.$field
+        }
+    };
+    (@list $field:ident $set:ident $get:ident $t:ty) => {
+        /// Appends one element.
+        pub fn $field(mut self, input: $t) -> Self {
+            self.$field.get_or_insert_with(Vec::new).push(input);
+            self
+        }
+        /// Replaces the whole list.
+        pub fn $set(mut self, input: Option<Vec<$t>>) -> Self {
+            self.$field = input;
+            self
+        }
+        pub fn $get(&self) -> &Option<Vec<$t>> {
+            &self.$field
+        }
+    };
+
+    (@build fallible $shape:ident { $( $fk:ident $field:ident ),* }) => {
+        /// Consumes the builder. Fails, as the SDK's does, if a required field is not set.
+        pub fn build(self) -> Result<$shape, $crate::error::BuildError> {
+            Ok($shape {
+                $( $field: $crate::types::builders::shape_builder!(@take $fk self.$field, $field, $shape), )*
+            })
+        }
+    };
+    (@build infallible $shape:ident { $( $fk:ident $field:ident ),* }) => {
+        /// Consumes the builder (the SDK's is infallible for this shape too).
+        pub fn build(self) -> $shape {
+            $shape {
+                $( $field: $crate::types::builders::shape_builder!(@take $fk self.$field, $field, $shape), )*
+            }
+        }
+    };
+
+    (@take req $value:expr, $field:ident, $shape:ident) => {
+        $value.ok_or_else(|| {
+            $crate::error::BuildError::missing_field(stringify!($field), stringify!($shape))
+        })?
+    };
+    (@take req_list $value:expr, $field:ident, $shape:ident) => {
+        $value.ok_or_else(|| {
+            $crate::error::BuildError::missing_field(stringify!($field), stringify!($shape))
+        })?
+    };
+    (@take opt $value:expr, $field:ident, $shape:ident) => { $value };
+    (@take opt_list $value:expr, $field:ident, $shape:ident) => { $value };
+    (@take opt_map $value:expr, $field:ident, $shape:ident) => { $value };
+}
+
+pub(crate) use shape_builder;
+
+use super::{
+    AttributeDefinition, GlobalSecondaryIndex, KeySchemaElement, KeyType, LocalSecondaryIndex,
+    Projection, ProjectionType, ProvisionedThroughput, ScalarAttributeType, StreamSpecification,
+    StreamViewType, TimeToLiveSpecification,
+};
+
+shape_builder! {
+    /// Builds an [`AttributeDefinition`]; both fields are required.
+    AttributeDefinition => AttributeDefinitionBuilder, fallible {
+        req attribute_name / set_attribute_name / get_attribute_name: String,
+        req attribute_type / set_attribute_type / get_attribute_type: ScalarAttributeType,
+    }
+}
+
+shape_builder! {
+    /// Builds a [`KeySchemaElement`]; both fields are required.
+    KeySchemaElement => KeySchemaElementBuilder, fallible {
+        req attribute_name / set_attribute_name / get_attribute_name: String,
+        req key_type / set_key_type / get_key_type: KeyType,
+    }
+}
+
+shape_builder! {
+    /// Builds a [`ProvisionedThroughput`]; both figures are required.
+    ProvisionedThroughput => ProvisionedThroughputBuilder, fallible {
+        req read_capacity_units / set_read_capacity_units / get_read_capacity_units: i64,
+        req write_capacity_units / set_write_capacity_units / get_write_capacity_units: i64,
+    }
+}
+
+shape_builder! {
+    /// Builds a [`Projection`]; nothing is required here (an index without a projection
+    /// type is DynamoDB's to refuse).
+    Projection => ProjectionBuilder, infallible {
+        opt projection_type / set_projection_type / get_projection_type: ProjectionType,
+        opt_list non_key_attributes / set_non_key_attributes / get_non_key_attributes: String,
+    }
+}
+
+shape_builder! {
+    /// Builds a [`GlobalSecondaryIndex`]; the name and the key schema are required.
+    GlobalSecondaryIndex => GlobalSecondaryIndexBuilder, fallible {
+        req index_name / set_index_name / get_index_name: String,
+        req_list key_schema / set_key_schema / get_key_schema: KeySchemaElement,
+        opt projection / set_projection / get_projection: Projection,
+        opt provisioned_throughput / set_provisioned_throughput / get_provisioned_throughput: ProvisionedThroughput,
+    }
+}
+
+shape_builder! {
+    /// Builds a [`LocalSecondaryIndex`]; the name and the key schema are required.
+    LocalSecondaryIndex => LocalSecondaryIndexBuilder, fallible {
+        req index_name / set_index_name / get_index_name: String,
+        req_list key_schema / set_key_schema / get_key_schema: KeySchemaElement,
+        opt projection / set_projection / get_projection: Projection,
+    }
+}
+
+shape_builder! {
+    /// Builds a [`StreamSpecification`]; `stream_enabled` is required.
+    StreamSpecification => StreamSpecificationBuilder, fallible {
+        req stream_enabled / set_stream_enabled / get_stream_enabled: bool,
+        opt stream_view_type / set_stream_view_type / get_stream_view_type: StreamViewType,
+    }
+}
+
+shape_builder! {
+    /// Builds a [`TimeToLiveSpecification`]; both fields are required.
+    TimeToLiveSpecification => TimeToLiveSpecificationBuilder, fallible {
+        req enabled / set_enabled / get_enabled: bool,
+        req attribute_name / set_attribute_name / get_attribute_name: String,
+    }
+}
