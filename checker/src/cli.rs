@@ -136,8 +136,16 @@ pub struct GradeArgs {
     #[arg(long, value_name = "KIB", default_value_t = crate::grade::DEFAULT_OUTPUT_CAP / 1024)]
     pub output_cap: usize,
     /// Skip the OS sandbox (namespaces and limits); timeouts and output caps still apply.
+    /// Needs --accept-weak-isolation.
     #[arg(long)]
     pub no_sandbox: bool,
+    /// Grade even where a test run gets no pid and mount namespace of its own (--no-sandbox,
+    /// or no user namespaces): its processes may outlive it, and it can read your files.
+    #[arg(long)]
+    pub accept_weak_isolation: bool,
+    /// Gradescope: who sees a failed test's output, and when.
+    #[arg(long, value_enum, default_value = "after-due-date")]
+    pub visibility: crate::grade::output::Visibility,
     /// Folder for scratch workspaces and build caches (default: target/katas-grade).
     #[arg(long, value_name = "DIR")]
     pub work_dir: Option<PathBuf>,

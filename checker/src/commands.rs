@@ -139,6 +139,9 @@ fn grade(cx: &Context, g: crate::cli::GradeArgs) -> Result<i32> {
         sandbox: !g.no_sandbox,
         work: g.work_dir,
         katas: g.katas,
+        accept_weak_isolation: g.accept_weak_isolation,
+        expect_one: g.format == crate::grade::output::Format::Gradescope,
+        visibility: g.visibility,
     };
     let tty = std::io::stderr().is_terminal();
     let log = |line: &str| {

@@ -28,6 +28,7 @@ pub mod isolate;
 pub mod output;
 mod score;
 pub mod submission;
+pub mod text;
 
 pub use score::verdict_text;
 
@@ -71,6 +72,13 @@ pub struct GradeOptions {
     pub work: Option<PathBuf>,
     /// Grade only these katas (all when empty).
     pub katas: Vec<String>,
+    /// Grade even where a test run cannot have its own pid namespace (`--no-sandbox`, or a
+    /// machine without user namespaces): a submission's processes can then outlive its run.
+    pub accept_weak_isolation: bool,
+    /// Refuse before grading unless exactly one submission is found (Gradescope's format).
+    pub expect_one: bool,
+    /// Gradescope: who sees a test's failure output, and when.
+    pub visibility: output::Visibility,
 }
 
 impl Default for GradeOptions {
@@ -85,6 +93,9 @@ impl Default for GradeOptions {
             sandbox: true,
             work: None,
             katas: Vec::new(),
+            accept_weak_isolation: false,
+            expect_one: false,
+            visibility: output::Visibility::AfterDueDate,
         }
     }
 }
@@ -102,6 +113,15 @@ pub struct Grades {
     pub katas: Vec<KataInfo>,
     /// One entry per submission.
     pub learners: Vec<LearnerGrade>,
+    /// What in the class folders was not taken as a submission, and why.
+    pub skipped: Vec<submission::Skipped>,
+    /// When grading started (RFC 3339, UTC).
+    pub started_at: String,
+    /// The machine that graded.
+    pub hostname: String,
+    /// Gradescope's visibility of failure output (not part of the JSON report).
+    #[serde(skip)]
+    pub visibility: output::Visibility,
     /// Points possible per learner.
     pub max_score: u32,
     /// Wall time of the whole run, seconds.
@@ -253,10 +273,24 @@ pub fn grade(
     if katas.is_empty() {
         bail!("the curriculum has no katas to grade");
     }
-    let found = submission::discover(&opts.paths)?;
+    let discovery = submission::discover(&opts.paths)?;
+    let found = discovery.found;
     if found.is_empty() {
         bail!("no submissions found");
     }
+    if opts.expect_one && found.len() != 1 {
+        bail!(
+            "--format gradescope grades one submission (Gradescope runs the autograder once \
+             per student); {} were found: {}",
+            found.len(),
+            found
+                .iter()
+                .map(|f| f.learner.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let started_at = text::utc_now();
     let work = opts
         .work
         .clone()
@@ -275,16 +309,46 @@ pub fn grade(
         .unwrap_or_default();
     let mut probe_limits = Limits::for_timeout(max_timeout);
     probe_limits.memory_mib = opts.memory_mib;
-    let isolation = Isolation::probe(&work, &probe_limits, opts.sandbox);
+    let mut isolation = Isolation::probe(&work, &probe_limits, opts.sandbox);
+    if !isolation.pid_namespace() && opts.accept_weak_isolation {
+        isolation.accept_weak();
+    }
     log(&isolation.summary());
+    if !isolation.pid_namespace() && !opts.accept_weak_isolation {
+        bail!(
+            "{}; without a pid namespace a submission's processes can outlive its run and \
+             rewrite what the grader wrote, and without a mount namespace it can read the \
+             hidden tests and other learners' sources. Grade on Linux with user namespaces \
+             (unshare), or pass {WEAK_FLAG} to accept the weaker isolation (the report says so)",
+            if opts.sandbox {
+                "this machine gives a test run no namespaces of its own"
+            } else {
+                "--no-sandbox turns the OS sandbox off"
+            }
+        );
+    }
 
-    // Stage every submission (cheap, sequential: it is file copying).
+    // Stage every submission (cheap, sequential: it is file copying). One that cannot be
+    // read gives its learner `error` on every kata; the class goes on.
     let mut staged = Vec::new();
+    let mut stage_errors: Vec<Option<String>> = Vec::new();
     for (i, f) in found.iter().enumerate() {
         let dest = work.join("staged").join(format!("{i:04}"));
-        let s = submission::stage(f, manifest, &dest)
-            .with_context(|| format!("cannot read the submission {}", f.path.display()))?;
-        staged.push(s);
+        match submission::stage(f, manifest, &dest) {
+            Ok(s) => {
+                staged.push(s);
+                stage_errors.push(None);
+            }
+            Err(e) => {
+                let why = text::one_line(
+                    &format!("the submission could not be read: {e:#}"),
+                    text::MAX_MESSAGE,
+                );
+                log(&format!("{}: {why}", f.learner));
+                staged.push(submission::Staged::default());
+                stage_errors.push(Some(why));
+            }
+        }
     }
 
     let jobs = opts.jobs.max(1);
@@ -328,14 +392,29 @@ pub fn grade(
     let done = AtomicUsize::new(0);
     std::thread::scope(|s| {
         for slot in 0..jobs.min(items.len()) {
-            let (grader, katas, infos, next, done, items, results, found, staged) = (
-                &grader, &katas, &infos, &next, &done, &items, &results, &found, &staged,
+            let (grader, katas, infos, next, done, items, results, found, staged, stage_errors) = (
+                &grader,
+                &katas,
+                &infos,
+                &next,
+                &done,
+                &items,
+                &results,
+                &found,
+                &staged,
+                &stage_errors,
             );
             s.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(&(l, k)) = items.get(i) else { break };
                 let kata = katas[k];
-                let g = grader.submission(slot, kata, &infos[k], staged[l].katas.get(&kata.name));
+                let g = match &stage_errors[l] {
+                    Some(why) => blank(kata, &infos[k], KataStatus::Error, why.clone()),
+                    None => grade_guarded(|| {
+                        grader.submission(slot, kata, &infos[k], staged[l].katas.get(&kata.name))
+                    })
+                    .unwrap_or_else(|why| blank(kata, &infos[k], KataStatus::Error, why)),
+                };
                 let n = done.fetch_add(1, Ordering::SeqCst) + 1;
                 log(&format!(
                     "[{n}/{}] {} {}: {}/{} {}",
@@ -344,7 +423,7 @@ pub fn grade(
                     kata.name,
                     g.score,
                     g.max_score,
-                    g.reason.as_deref().unwrap_or("")
+                    text::one_line(g.reason.as_deref().unwrap_or(""), 200)
                 ));
                 *results[i].lock().unwrap() = Some(g);
             });
@@ -381,6 +460,10 @@ pub fn grade(
         isolation,
         katas: infos,
         learners,
+        skipped: discovery.skipped,
+        started_at,
+        hostname: hostname(),
+        visibility: opts.visibility,
         max_score,
         elapsed_secs: elapsed,
         submission_katas: n,
@@ -495,16 +578,28 @@ impl Grader<'_> {
             output_cap: self.opts.output_cap,
             target_dir: Some(target.clone()),
             env: vec![("TMPDIR".into(), tmp.to_string_lossy().into_owned())],
-            wrapper: self.isolation.wrapper(&ws, &limits),
+            wrapper: self.isolation.wrapper(&tmp, &limits),
             build_timeout: Some(BUILD_TIMEOUT),
+            build_wrapper: isolate::build_wrapper(),
             ..CheckOptions::default()
         };
         let src_dir = ws.join(kata.src_dir());
         let mut refused = None;
-        let result = runner::check_gated(&ws, kata, &opts, &mut |_| {}, &mut |_exe| {
+        let result = runner::check_gated(&ws, kata, &opts, &mut |_| {}, &mut |exe| {
             refused = guard::outside_reads(&target, &ws, kata, &src_dir);
+            if refused.is_none() {
+                if let Err(e) = self.isolation.provide_libraries(exe) {
+                    refused = Some(format!(
+                        "the grader could not lay out the sandbox for the test binary: {e:#}"
+                    ));
+                }
+            }
             refused.clone()
-        })?;
+        });
+        // Whatever the run left in its scratch folder goes (in a sandbox it wrote to a tmpfs
+        // that is gone already).
+        let _ = std::fs::remove_dir_all(&tmp);
+        let result = result?;
         Ok((result, refused))
     }
 
@@ -515,29 +610,7 @@ impl Grader<'_> {
         info: &KataInfo,
         source: Option<&PathBuf>,
     ) -> KataGrade {
-        let blank = |status: KataStatus, reason: String| KataGrade {
-            kata: kata.name.clone(),
-            score: 0,
-            max_score: info.max_score,
-            status,
-            reason: Some(reason),
-            tests: info
-                .tests
-                .iter()
-                .map(|t| TestGrade {
-                    name: t.name.clone(),
-                    status: TestStatus::NotRun,
-                    score: 0,
-                    max_score: t.max_score,
-                    message: None,
-                    expected: None,
-                    actual: None,
-                    seed: None,
-                })
-                .collect(),
-            build_secs: 0.0,
-            run_secs: 0.0,
-        };
+        let blank = |status, reason| blank(kata, info, status, reason);
         let Some(source) = source else {
             return blank(
                 KataStatus::Missing,
@@ -549,8 +622,69 @@ impl Grader<'_> {
         }
         let (r, refused) = match self.run(slot, kata, source) {
             Ok(x) => x,
-            Err(e) => return blank(KataStatus::Error, format!("the grader failed: {e:#}")),
+            Err(e) => {
+                return blank(
+                    KataStatus::Error,
+                    text::one_line(&format!("the grader failed: {e:#}"), text::MAX_MESSAGE),
+                )
+            }
         };
         score::score(info, &r, refused, self.opts)
     }
+}
+
+/// The flag that accepts grading without a pid namespace.
+pub const WEAK_FLAG: &str = "--accept-weak-isolation";
+
+/// Runs one job; a panic in the grader (a bug, a full disk) becomes that learner's `error`
+/// with the reason instead of ending the class.
+fn grade_guarded(job: impl FnOnce() -> KataGrade) -> Result<KataGrade, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).map_err(|p| {
+        let what = p
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| (*s).to_string()))
+            .unwrap_or_else(|| "a panic".into());
+        text::one_line(
+            &format!("the grader failed on this submission: {what}"),
+            text::MAX_MESSAGE,
+        )
+    })
+}
+
+/// A kata that scored zero before any test ran: every test `not_run`.
+fn blank(kata: &Kata, info: &KataInfo, status: KataStatus, reason: String) -> KataGrade {
+    KataGrade {
+        kata: kata.name.clone(),
+        score: 0,
+        max_score: info.max_score,
+        status,
+        reason: Some(reason),
+        tests: info
+            .tests
+            .iter()
+            .map(|t| TestGrade {
+                name: t.name.clone(),
+                status: TestStatus::NotRun,
+                score: 0,
+                max_score: t.max_score,
+                message: None,
+                expected: None,
+                actual: None,
+                seed: None,
+            })
+            .collect(),
+        build_secs: 0.0,
+        run_secs: 0.0,
+    }
+}
+
+/// This machine's name, for the JUnit report.
+fn hostname() -> String {
+    ["/proc/sys/kernel/hostname", "/etc/hostname"]
+        .iter()
+        .find_map(|p| std::fs::read_to_string(p).ok())
+        .map(|h| text::one_line(h.trim(), text::MAX_NAME))
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "localhost".into())
 }

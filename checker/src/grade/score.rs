@@ -2,6 +2,7 @@
 //! whole kata when it did not build, hung, crashed, flooded its output or forged results —
 //! with a reason a learner can act on.
 
+use super::text::{clean, one_line, MAX_MESSAGE, MAX_VALUE};
 use super::{GradeOptions, KataGrade, KataInfo, KataStatus, TestGrade};
 use crate::runner::{CheckResult, TestStatus, Verdict};
 
@@ -28,9 +29,9 @@ pub(super) fn score(
                     0
                 },
                 max_score: t.max_score,
-                message: got.and_then(|x| x.message.clone()),
-                expected: got.and_then(|x| x.expected.clone()),
-                actual: got.and_then(|x| x.actual.clone()),
+                message: got.and_then(|x| x.message.as_deref().map(|m| clean(m, MAX_MESSAGE))),
+                expected: got.and_then(|x| x.expected.as_deref().map(|v| clean(v, MAX_VALUE))),
+                actual: got.and_then(|x| x.actual.as_deref().map(|v| clean(v, MAX_VALUE))),
                 seed: got.and_then(|x| x.seed),
             }
         })
@@ -97,7 +98,7 @@ pub(super) fn score(
         score: tests.iter().map(|t| t.score).sum(),
         max_score: info.max_score,
         status,
-        reason,
+        reason: reason.map(|r| one_line(&r, MAX_MESSAGE)),
         tests,
         build_secs: r.build_time.as_secs_f64(),
         run_secs: r.run_time.as_secs_f64(),

@@ -58,7 +58,15 @@ pub(super) fn build(
 ) -> Result<Built> {
     let started = Instant::now();
     let manifest = root.join(kata.glue()).join("Cargo.toml");
-    let mut cmd = cargo_command();
+    let mut cmd = match opts.build_wrapper.split_first() {
+        Some((program, args)) => {
+            let mut c = Command::new(program);
+            c.args(args)
+                .arg(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+            c
+        }
+        None => cargo_command(),
+    };
     cmd.current_dir(root)
         .args(["build", "--bins", "--color", "never"])
         .arg("--message-format=json-diagnostic-rendered-ansi")

@@ -60,6 +60,9 @@ pub struct CheckOptions {
     /// Stops the build (cargo and every compiler it started) after this long: a submission's
     /// macro or `const` that never finishes compiling must not hang a grader. `None`: no limit.
     pub build_timeout: Option<Duration>,
+    /// Runs cargo as `build_wrapper[0] build_wrapper[1..] cargo …` (limits on the build, as
+    /// `katas grade` sets); empty runs cargo directly.
+    pub build_wrapper: Vec<std::ffi::OsString>,
 }
 
 impl Default for CheckOptions {
@@ -73,6 +76,7 @@ impl Default for CheckOptions {
             env: Vec::new(),
             wrapper: Vec::new(),
             build_timeout: None,
+            build_wrapper: Vec::new(),
         }
     }
 }

@@ -1,7 +1,12 @@
-//! JUnit XML, as CI dashboards read it: one `<testsuite>` per learner and kata, one
-//! `<testcase>` per hidden test. A failed test is a `<failure>`; a kata that scored zero for
-//! another reason (did not compile, timed out, crashed…) makes each of its tests an `<error>`
-//! carrying that reason.
+//! JUnit XML, as CI dashboards read it: one `<testsuite>` per learner and kata (with `id`,
+//! `package` = the learner, `timestamp`, `hostname`, `tests`, `failures`, `errors`,
+//! `skipped`, `time`), one `<testcase>` per hidden test. A failed test is a `<failure>`; a
+//! kata that scored zero for another reason (did not compile, timed out, crashed…) makes each
+//! of its tests an `<error>` carrying that reason; a kata missing from the submission makes
+//! them `<skipped>`. The suite's `<system-out>` says how the kata ended.
+//!
+//! A `<testcase>`'s `time` is its kata's test-run time divided evenly over its tests: the
+//! test kit reports no per-test times, and the suite's own `time` (build and run) is exact.
 
 use std::fmt::Write;
 
@@ -10,13 +15,15 @@ use crate::runner::TestStatus;
 
 pub(super) fn render(g: &Grades) -> String {
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let (mut tests, mut failures, mut errors) = (0, 0, 0);
+    let (mut tests, mut failures, mut errors, mut skipped) = (0, 0, 0, 0);
     let mut suites = String::new();
+    let mut id = 0usize;
     for l in &g.learners {
         for k in &l.katas {
-            let zero = k.status.zeroes();
+            let missing = k.status == KataStatus::Missing;
+            let zero = k.status.zeroes() && !missing;
             let n = k.tests.len();
-            let f = if zero {
+            let f = if k.status.zeroes() {
                 0
             } else {
                 k.tests
@@ -25,15 +32,21 @@ pub(super) fn render(g: &Grades) -> String {
                     .count()
             };
             let e = if zero { n } else { 0 };
+            let s = if missing { n } else { 0 };
             tests += n;
             failures += f;
             errors += e;
+            skipped += s;
             let _ = writeln!(
                 suites,
-                "  <testsuite name=\"{}\" tests=\"{n}\" failures=\"{f}\" errors=\"{e}\" time=\"{:.3}\">",
+                "  <testsuite name=\"{}\" id=\"{id}\" package=\"{}\" timestamp=\"{}\" hostname=\"{}\" tests=\"{n}\" failures=\"{f}\" errors=\"{e}\" skipped=\"{s}\" time=\"{:.3}\">",
                 esc(&format!("{} / {}", l.learner, k.kata)),
+                esc(&l.learner),
+                esc(g.started_at.trim_end_matches('Z')),
+                esc(&g.hostname),
                 k.build_secs + k.run_secs
             );
+            id += 1;
             let _ = writeln!(
                 suites,
                 "    <properties><property name=\"score\" value=\"{}\"/><property name=\"max_score\" value=\"{}\"/><property name=\"status\" value=\"{}\"/></properties>",
@@ -41,14 +54,22 @@ pub(super) fn render(g: &Grades) -> String {
                 k.max_score,
                 status_name(k.status)
             );
+            let per_test = if n == 0 { 0.0 } else { k.run_secs / n as f64 };
             for t in &k.tests {
                 let _ = write!(
                     suites,
-                    "    <testcase classname=\"{}\" name=\"{}\"",
+                    "    <testcase classname=\"{}\" name=\"{}\" time=\"{per_test:.3}\"",
                     esc(&format!("{}.{}", l.learner, k.kata)),
                     esc(&t.name)
                 );
-                if zero {
+                if missing {
+                    let reason = k.reason.as_deref().unwrap_or("missing");
+                    let _ = writeln!(
+                        suites,
+                        ">\n      <skipped message=\"{}\"/>\n    </testcase>",
+                        esc(reason)
+                    );
+                } else if zero {
                     let reason = k.reason.as_deref().unwrap_or("scored zero");
                     let _ = writeln!(
                         suites,
@@ -72,12 +93,22 @@ pub(super) fn render(g: &Grades) -> String {
                     );
                 }
             }
+            let said = match &k.reason {
+                Some(r) => format!(
+                    "{}: {}/{} — {r}",
+                    status_name(k.status),
+                    k.score,
+                    k.max_score
+                ),
+                None => format!("{}: {}/{}", status_name(k.status), k.score, k.max_score),
+            };
+            let _ = writeln!(suites, "    <system-out>{}</system-out>", esc(&said));
             suites.push_str("  </testsuite>\n");
         }
     }
     let _ = writeln!(
         out,
-        "<testsuites name=\"katas grade\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" time=\"{:.3}\">",
+        "<testsuites name=\"katas grade\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"{skipped}\" time=\"{:.3}\">",
         g.elapsed_secs
     );
     out.push_str(&suites);
@@ -93,7 +124,8 @@ fn status_name(s: KataStatus) -> String {
 }
 
 /// XML attribute and text escaping; control characters other than tab and newline are
-/// dropped (XML 1.0 cannot carry them, and learner output may contain anything).
+/// dropped (XML 1.0 cannot carry them; the report's texts are already cleaned, this is the
+/// format's own guarantee).
 fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -105,7 +137,7 @@ fn esc(s: &str) -> String {
             '\'' => out.push_str("&apos;"),
             '\n' => out.push_str("&#10;"),
             '\t' => out.push_str("&#9;"),
-            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {}
+            c if c.is_control() || c == '\u{fffe}' || c == '\u{ffff}' => {}
             c => out.push(c),
         }
     }

@@ -26,6 +26,33 @@ pub enum Format {
     Gradescope,
 }
 
+/// Who sees a Gradescope test's failure output, and when (Gradescope's `visibility`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    /// Students see it at once.
+    Visible,
+    /// Only instructors.
+    Hidden,
+    /// Students see it once the due date has passed (the default: a failure message can
+    /// quote the hidden tests' values).
+    AfterDueDate,
+    /// Students see it once grades are published.
+    AfterPublished,
+}
+
+impl Visibility {
+    /// Gradescope's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Visibility::Visible => "visible",
+            Visibility::Hidden => "hidden",
+            Visibility::AfterDueDate => "after_due_date",
+            Visibility::AfterPublished => "after_published",
+        }
+    }
+}
+
 /// Renders `grades` as `format`.
 pub fn render(grades: &Grades, format: Format, color: bool) -> Result<String> {
     Ok(match format {

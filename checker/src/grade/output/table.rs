@@ -79,6 +79,9 @@ pub(super) fn render(g: &Grades, color: bool) -> String {
             notes.push(format!("{who}: {n}"));
         }
     }
+    for s in &g.skipped {
+        notes.push(format!("not a submission: {}: {}", s.path, s.reason));
+    }
     if !notes.is_empty() {
         out.push('\n');
         for n in notes {
