@@ -30,9 +30,17 @@ use crate::ops::{
 use crate::world::World;
 
 /// A handle for sending requests to a [`World`].
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Client {
     world: World,
+}
+
+/// `Client { .. }`: a fluent builder's `{:?}` shows its request, not the whole world (which
+/// `World`'s own `Debug` and the inspection methods show on purpose).
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client").finish_non_exhaustive()
+    }
 }
 
 impl Client {

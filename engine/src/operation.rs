@@ -40,10 +40,58 @@ operation!(delete_item => delete_item { DeleteItemInput, DeleteItemOutput } Dele
 operation!(delete_table => delete_table { DeleteTableInput, DeleteTableOutput } DeleteTableFluentBuilder);
 operation!(describe_table => describe_table { DescribeTableInput, DescribeTableOutput } DescribeTableFluentBuilder);
 operation!(get_item => get_item { GetItemInput, GetItemOutput } GetItemFluentBuilder);
-operation!(list_tables => list_tables { ListTablesInput, ListTablesOutput } ListTablesFluentBuilder);
+/// `operation::list_tables`, with its paginator.
+pub mod list_tables {
+    pub use crate::ops::list_tables::{ListTablesInput, ListTablesOutput};
+    /// The fluent builder `client.list_tables()` returns.
+    pub mod builders {
+        pub use crate::ops::list_tables::ListTablesFluentBuilder;
+    }
+    /// `into_paginator()` and `into_paginator().items()` (synchronous iterators here).
+    pub mod paginator {
+        /// Every page of a ListTables request.
+        pub type ListTablesPaginator =
+            crate::ops::paginate::Paginator<super::builders::ListTablesFluentBuilder>;
+        /// Every item of every page of a ListTables request.
+        pub type ListTablesPaginatorItems =
+            crate::ops::paginate::PaginatorItems<super::builders::ListTablesFluentBuilder>;
+    }
+}
 operation!(put_item => put_item { PutItemInput, PutItemOutput } PutItemFluentBuilder);
-operation!(query => query { QueryInput, QueryOutput } QueryFluentBuilder);
-operation!(scan => scan { ScanInput, ScanOutput } ScanFluentBuilder);
+/// `operation::query`, with its paginator.
+pub mod query {
+    pub use crate::ops::query::{QueryInput, QueryOutput};
+    /// The fluent builder `client.query()` returns.
+    pub mod builders {
+        pub use crate::ops::query::QueryFluentBuilder;
+    }
+    /// `into_paginator()` and `into_paginator().items()` (synchronous iterators here).
+    pub mod paginator {
+        /// Every page of a Query request.
+        pub type QueryPaginator =
+            crate::ops::paginate::Paginator<super::builders::QueryFluentBuilder>;
+        /// Every item of every page of a Query request.
+        pub type QueryPaginatorItems =
+            crate::ops::paginate::PaginatorItems<super::builders::QueryFluentBuilder>;
+    }
+}
+/// `operation::scan`, with its paginator.
+pub mod scan {
+    pub use crate::ops::scan::{ScanInput, ScanOutput};
+    /// The fluent builder `client.scan()` returns.
+    pub mod builders {
+        pub use crate::ops::scan::ScanFluentBuilder;
+    }
+    /// `into_paginator()` and `into_paginator().items()` (synchronous iterators here).
+    pub mod paginator {
+        /// Every page of a Scan request.
+        pub type ScanPaginator =
+            crate::ops::paginate::Paginator<super::builders::ScanFluentBuilder>;
+        /// Every item of every page of a Scan request.
+        pub type ScanPaginatorItems =
+            crate::ops::paginate::PaginatorItems<super::builders::ScanFluentBuilder>;
+    }
+}
 operation!(transact_get_items => transact_get_items { TransactGetItemsInput, TransactGetItemsOutput } TransactGetItemsFluentBuilder);
 operation!(transact_write_items => transact_write_items { TransactWriteItemsInput, TransactWriteItemsOutput } TransactWriteItemsFluentBuilder);
 operation!(update_item => update_item { UpdateItemInput, UpdateItemOutput } UpdateItemFluentBuilder);

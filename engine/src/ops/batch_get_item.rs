@@ -29,12 +29,24 @@ pub struct KeysAndAttributes {
     pub consistent_read: Option<bool>,
 }
 
-struct_setters!(KeysAndAttributes { string projection_expression; value consistent_read: bool; });
+struct_setters!(KeysAndAttributes { string projection_expression / set_projection_expression; value consistent_read / set_consistent_read: bool; });
 
 impl KeysAndAttributes {
-    /// Adds one key.
-    pub fn keys(mut self, key: Item) -> Self {
-        self.keys.push(key);
+    /// Adds one key (an `Item` or a `HashMap<String, AttributeValue>`).
+    pub fn keys(mut self, key: impl crate::value::MapInput<crate::value::AttributeValue>) -> Self {
+        self.keys.push(key.into_btree());
+        self
+    }
+    /// Replaces all keys.
+    pub fn set_keys(
+        mut self,
+        keys: Option<Vec<impl crate::value::MapInput<crate::value::AttributeValue>>>,
+    ) -> Self {
+        self.keys = keys
+            .unwrap_or_default()
+            .into_iter()
+            .map(crate::value::MapInput::into_btree)
+            .collect();
         self
     }
     pub fn expression_attribute_names(

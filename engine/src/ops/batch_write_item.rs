@@ -40,7 +40,7 @@ pub struct WriteRequest {
     pub put_request: Option<PutRequest>,
     pub delete_request: Option<DeleteRequest>,
 }
-struct_setters!(WriteRequest { value put_request: PutRequest; value delete_request: DeleteRequest; });
+struct_setters!(WriteRequest { value put_request / set_put_request: PutRequest; value delete_request / set_delete_request: DeleteRequest; });
 
 /// The parameters of a BatchWriteItem request.
 #[derive(Clone, Debug, Default, PartialEq)]

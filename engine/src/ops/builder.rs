@@ -129,7 +129,7 @@ macro_rules! placeholder_setters {
 /// Chainable setters on a plain request struct (the SDK's `X::builder()…build()` shape,
 /// infallible here): `fn field(self, value) -> Self` for each listed field.
 macro_rules! struct_setters {
-    ($ty:ident { $(string $s:ident;)* $(value $v:ident: $vt:ty;)* $(map $m:ident, $mset:ident;)* }) => {
+    ($ty:ident { $(string $s:ident / $sset:ident;)* $(value $v:ident / $vset:ident: $vt:ty;)* $(map $m:ident, $mset:ident;)* }) => {
         impl $ty {
             /// Starts building (the struct is its own builder).
             pub fn builder() -> Self {
@@ -144,10 +144,18 @@ macro_rules! struct_setters {
                     self.$s = Some(value.into());
                     self
                 }
+                pub fn $sset(mut self, value: Option<String>) -> Self {
+                    self.$s = value;
+                    self
+                }
             )*
             $(
                 pub fn $v(mut self, value: $vt) -> Self {
                     self.$v = Some(value);
+                    self
+                }
+                pub fn $vset(mut self, value: Option<$vt>) -> Self {
+                    self.$v = value;
                     self
                 }
             )*
@@ -156,8 +164,12 @@ macro_rules! struct_setters {
                     self.$m.get_or_insert_with(Default::default).insert(key.into(), value);
                     self
                 }
-                pub fn $mset(mut self, value: Option<$crate::value::Item>) -> Self {
-                    self.$m = value;
+                /// Replaces the whole map (an `Item` or a `HashMap<String, AttributeValue>`).
+                pub fn $mset(
+                    mut self,
+                    value: Option<impl $crate::value::MapInput<$crate::value::AttributeValue>>,
+                ) -> Self {
+                    self.$m = value.map($crate::value::MapInput::into_btree);
                     self
                 }
             )*

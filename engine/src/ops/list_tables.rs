@@ -89,3 +89,32 @@ pub(crate) fn execute(state: &State, input: &ListTablesInput) -> Result<ListTabl
         table_names,
     })
 }
+
+impl super::paginate::Paged for ListTablesFluentBuilder {
+    type Output = ListTablesOutput;
+    type Token = String;
+    type Item = String;
+    fn send_page(self) -> Result<ListTablesOutput> {
+        self.send()
+    }
+    fn starting_after(self, token: String) -> Self {
+        self.exclusive_start_table_name(token)
+    }
+    fn with_page_size(self, limit: i32) -> Self {
+        self.limit(limit)
+    }
+    fn next_token(output: &ListTablesOutput) -> Option<String> {
+        output.last_evaluated_table_name.clone()
+    }
+    fn page_items(output: ListTablesOutput) -> Vec<String> {
+        output.table_names
+    }
+}
+
+impl ListTablesFluentBuilder {
+    /// A paginator over every page of table names (the SDK's `into_paginator()`;
+    /// `.items()` yields the names).
+    pub fn into_paginator(self) -> super::paginate::Paginator<ListTablesFluentBuilder> {
+        super::paginate::Paginator::new(self)
+    }
+}

@@ -17,6 +17,7 @@ pub mod delete_table;
 pub mod describe_table;
 pub mod get_item;
 pub mod list_tables;
+pub mod paginate;
 pub mod put_item;
 pub mod query;
 pub mod scan;

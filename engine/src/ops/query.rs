@@ -363,3 +363,5 @@ fn sort_bounds(
     };
     (l, h)
 }
+
+super::paginate::paged_by_key!(QueryFluentBuilder, QueryOutput);

@@ -302,3 +302,5 @@ pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput
 
 /// Largest `TotalSegments` of a parallel scan. DynamoDB: 1,000,000.
 pub const MAX_TOTAL_SEGMENTS: i32 = 1_000_000;
+
+super::paginate::paged_by_key!(ScanFluentBuilder, ScanOutput);
