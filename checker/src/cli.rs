@@ -111,7 +111,7 @@ pub struct GradeArgs {
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Grade against this folder of hidden-test crates (`DIR/<kata>/`) instead of the
-    /// repository's checker/katas/<kata>/tests.
+    /// repository's `checker/katas/<kata>/tests`.
     #[arg(long, value_name = "DIR")]
     pub hidden: Option<PathBuf>,
     /// Output format.

@@ -37,7 +37,7 @@
 //! my_kata::increment }) }`: if the learner changes a signature, the error is a type mismatch
 //! in that one line, which the checker explains.
 
-/// Declares the learner's functions of a kata; see the [module docs](crate::learner).
+/// Declares the learner's functions of a kata; see the [module docs](mod@crate::learner).
 #[macro_export]
 macro_rules! learner {
     ($( $(#[$meta:meta])* fn $name:ident ( $($arg:ident : $ty:ty),* $(,)? ) -> $ret:ty ; )*) => {

@@ -9,7 +9,7 @@
 //! GSI's `projection`), `build()` returns the shape; what is still missing is DynamoDB's to
 //! refuse, at `send()`, with the `ValidationException` it would send.
 //!
-//! One macro, [`shape_builder!`], writes every builder, so the rule above lives once. Each
+//! One macro, `shape_builder!`, writes every builder, so the rule above lives once. Each
 //! field is one of: `req` (required, a plain field on the shape), `opt` (an `Option` on the
 //! shape), `req_list` (a required `Vec`, whose setter appends), `opt_list` (an
 //! `Option<Vec<..>>`, whose setter appends) and `opt_map` (an `Option` of a map keyed by
