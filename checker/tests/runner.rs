@@ -187,3 +187,53 @@ fn a_seed_replays_the_randomized_test() {
     );
     assert_eq!(again.tests[0].message, t.message, "same seed, same failure");
 }
+
+/// Two checkouts with one target directory (a global `CARGO_TARGET_DIR` or `build.target-dir`,
+/// here the second): cargo hashes a workspace's path packages relative to the workspace, so
+/// both checkouts' kata crates map to the same artifact, and a source older than the other
+/// checkout's build looks fresh. Each verdict must still come from its own checkout's source.
+#[test]
+fn two_checkouts_sharing_a_target_dir_are_each_judged_by_their_own_source() {
+    let shared = std::env::temp_dir().join(format!("katas-shared-target-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&shared);
+    let starter = common::fresh_fixture("shared-a");
+    let solved = common::fresh_fixture("shared-b");
+    for root in [&starter, &solved] {
+        std::fs::create_dir_all(root.join(".cargo")).unwrap();
+        std::fs::write(
+            root.join(".cargo/config.toml"),
+            format!("[build]\ntarget-dir = {:?}\n", shared.to_string_lossy()),
+        )
+        .unwrap();
+    }
+    // The solved checkout's source is written first, so it is older than the other's build.
+    std::fs::copy(
+        solved.join("checker/katas/shard-key/solutions/reference.rs"),
+        solved.join("exercises/shard-key/src/lib.rs"),
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(20));
+    let check_at = |root: &Path| {
+        let manifest = Manifest::load(root).unwrap();
+        let k = manifest.kata("shard-key").unwrap();
+        runner::check(root, k, &CheckOptions::default(), &mut |_| {}).unwrap()
+    };
+    let first = check_at(&starter);
+    assert_eq!(
+        first.verdict,
+        Verdict::Failed,
+        "the starter fails: {first:#?}"
+    );
+    let second = check_at(&solved);
+    assert_eq!(
+        second.verdict,
+        Verdict::Passed,
+        "judged with the other checkout's build: {second:#?}"
+    );
+    let again = check_at(&starter);
+    assert_eq!(again.verdict, Verdict::Failed, "{again:#?}");
+    let per_checkout: Vec<_> = std::fs::read_dir(shared.join("katas-checkouts"))
+        .expect("checks build inside the learner's target dir")
+        .collect();
+    assert_eq!(per_checkout.len(), 2, "one folder per checkout");
+}

@@ -75,7 +75,11 @@ pub(super) fn build(
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    if let Some(dir) = &opts.target_dir {
+    if let Some(dir) = opts
+        .target_dir
+        .clone()
+        .or_else(|| checkout_target_dir(root))
+    {
         cmd.env("CARGO_TARGET_DIR", dir);
     }
     if opts.build_timeout.is_some() {
@@ -178,6 +182,66 @@ pub(super) fn build(
         outcome,
         warnings,
         time,
+    })
+}
+
+/// The target directory this checkout's checks build in, when cargo's own choice is outside
+/// the checkout: `<that dir>/katas-checkouts/<hash of the checkout's path>`.
+///
+/// Design decision: a target directory shared by several checkouts (a global
+/// `CARGO_TARGET_DIR` or `build.target-dir`) cannot be trusted with a kata. Cargo hashes a
+/// workspace's path packages relative to the workspace root, so two clones' `run-<kata>` are
+/// the same artifact, and cargo's freshness check compares file times: a clone whose
+/// `src/lib.rs` is older than the other clone's last build is "fresh" and gets the other
+/// clone's binary (a reference solution judged as "TODO: not written yet"). A directory per
+/// checkout inside the learner's chosen one keeps their choice of disk and never mixes
+/// checkouts; the alternative, `<checkout>/target`, would ignore that choice. `None` when cargo
+/// builds inside the checkout already (its default `target/`), which is the checkout's own.
+fn checkout_target_dir(root: &Path) -> Option<PathBuf> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static CHOSEN: OnceLock<Mutex<HashMap<PathBuf, Option<PathBuf>>>> = OnceLock::new();
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let mut chosen = CHOSEN.get_or_init(Default::default).lock().ok()?;
+    chosen
+        .entry(root.clone())
+        .or_insert_with(|| {
+            let cargo_dir = cargo_target_dir(&root)?;
+            let cargo_dir = cargo_dir.canonicalize().unwrap_or(cargo_dir);
+            if cargo_dir.starts_with(&root) {
+                return None;
+            }
+            let name = format!("{:016x}", fnv1a(root.to_string_lossy().as_bytes()));
+            Some(cargo_dir.join("katas-checkouts").join(name))
+        })
+        .clone()
+}
+
+/// The target directory cargo would use at `root` (environment and config files included),
+/// from `cargo metadata` (about 0.2 s, asked once per checkout and process).
+fn cargo_target_dir(root: &Path) -> Option<PathBuf> {
+    let out = cargo_command()
+        .current_dir(root)
+        .args([
+            "metadata",
+            "--no-deps",
+            "--format-version",
+            "1",
+            "--offline",
+        ])
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    let meta: Value = serde_json::from_slice(&out.stdout).ok()?;
+    meta["target_directory"].as_str().map(PathBuf::from)
+}
+
+/// FNV-1a, 64 bits: a name for a checkout's folder that is the same in every run (std's hasher
+/// may change between Rust releases).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
     })
 }
 
