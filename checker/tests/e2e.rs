@@ -10,7 +10,14 @@ fn katas(root: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_katas"))
         .args(args)
         .current_dir(root)
-        .env("CARGO_TARGET_DIR", common::fixture_target().join("e2e"))
+        // A target dir per fixture copy: tests run in parallel, and a binary built for one
+        // copy must never be run for another (the fixture copies share crate names).
+        .env(
+            "CARGO_TARGET_DIR",
+            common::fixture_target()
+                .join("e2e")
+                .join(root.file_name().unwrap_or_default()),
+        )
         .env("NO_COLOR", "1")
         .output()
         .unwrap()
