@@ -30,6 +30,7 @@
 use std::panic::{self, AssertUnwindSafe};
 use std::time::Duration;
 
+use engine::error::ProvideErrorMetadata;
 use engine::types::{
     AttributeDefinition, BillingMode, KeySchemaElement, KeyType, ScalarAttributeType,
 };
@@ -182,7 +183,7 @@ fn out_of_stock_reports_current_stock(seed: u64) {
         &show_reserve(&refused),
         "reserve(\"sku-7\", 5) with 4 units in stock must be refused with the current stock. \
          Ask for the item with the failure: ReturnValuesOnConditionCheckFailure = ALL_OLD, then \
-         read `stock` from the item Error::ConditionalCheckFailed carries",
+         read `stock` from the item ConditionalCheckFailedException carries",
     );
     let reads: Vec<&RequestRecord> = sent
         .iter()
@@ -256,9 +257,7 @@ fn no_oversell_under_contention(seed: u64) {
             fail(format!(
                 "{round} and {} reservations succeeded, yet the table still holds {table}: units \
                  were sold more than once. Two reservations were told the same stock left, {twice}:\n\
-                 {}\n{}\n{}\nMake the write itself check the stock: one UpdateItem, \
-                 ConditionExpression stock >= :qty, applied atomically on the partition's \
-                 leader.",
+                 {}\n{}\n{}\nNothing checked the stock at the moment each write was applied.",
                 left.len(),
                 show_call(&log, same[0]),
                 show_call(&log, same[1]),
@@ -268,9 +267,9 @@ fn no_oversell_under_contention(seed: u64) {
         if table as u64 + left.len() as u64 > units {
             fail(format!(
                 "{round} and {} reservations succeeded, yet the table still holds {table}: \
-                 {} units were sold that the table still counts as in stock. Make the write \
-                 itself check and take the stock: one UpdateItem, ConditionExpression \
-                 stock >= :qty, SET stock = stock - :qty.",
+                 {} units were sold that the table still counts as in stock: the stock written \
+                 back was computed from what a read saw, and nothing checked it when the write \
+                 was applied.",
                 left.len(),
                 table as u64 + left.len() as u64 - units
             ));
@@ -651,7 +650,7 @@ fn writes_in(requests: &[RequestRecord]) -> usize {
 fn is_throttle(e: &Error) -> bool {
     matches!(
         e,
-        Error::ProvisionedThroughputExceeded { .. } | Error::Throttling { .. }
+        Error::ProvisionedThroughputExceededException(_) | Error::ThrottlingException(_)
     )
 }
 
@@ -779,8 +778,8 @@ fn why_refused(log: &[RequestRecord], call: &Call) -> String {
         .filter(|r| r.client != Some(call.client) && is_write(r) && r.succeeded())
         .collect();
     let fix = "A condition that compares the stock with what was read (stock = :what_i_read) \
-               is not \"out of stock\": use a condition on the stock itself (stock >= :qty), \
-               which fails only when there really is not enough — and read nothing.";
+               fails whenever another buyer wrote in between, not only when there is not \
+               enough stock: its failure does not mean \"out of stock\".";
     match between.first() {
         None if read.consistent_read == Some(false) => format!(
             "No other buyer wrote between its read (#{}) and its write (#{}), yet the write's \
@@ -949,10 +948,8 @@ fn stale_retry_note(sent: &[RequestRecord]) -> String {
 
 /// An engine error from the learner's call, with a pointer where the cause is a classic.
 fn engine_failure(call: &str, e: &Error) -> String {
-    let missing_attribute = matches!(
-        e,
-        Error::Validation { message } if message.contains("attribute that does not exist")
-    );
+    let missing_attribute = e.code() == Some("ValidationException")
+        && e.message().is_some_and(|m| m.contains("attribute that does not exist"));
     let note = if missing_attribute {
         "\nThe update expression reads an attribute the item does not have: a product that was \
          never restocked has no item, so `stock` on the right of `SET stock = stock + :qty` \

@@ -211,9 +211,7 @@ fn lost_likes_message(
              read-modify-write, and two requests are not one atomic step. Between one client's \
              read and its write, another client stored its like on the same shard, and the \
              write overwrote it with a count that never saw that like. From the request log, \
-             on {on}:\n{}\n{}\n{}\nLet DynamoDB do the addition: an UpdateItem with \
-             `ADD likes :one` is one atomic write on the partition leader, however many clients \
-             send it at once.",
+             on {on}:\n{}\n{}\n{}",
             w.read.operation,
             w.write.operation,
             line(w.read, "reads the count"),
@@ -233,9 +231,7 @@ fn lost_likes_message(
              its {} reads were) and writes the count back with PutItem: the read may be served by \
              a replica that has not received the previous like yet, and the PutItem then \
              writes a count without it. Even a strongly consistent read does not make \
-             read-modify-write safe once two clients like at once. Let DynamoDB do the \
-             addition: an UpdateItem with `ADD likes :one` is one atomic write, with nothing \
-             to read first.",
+             read-modify-write safe once two clients like at once.",
             thousands(sent.eventual_reads),
             thousands(sent.count("GetItem") + sent.count("BatchGetItem"))
         );
@@ -244,8 +240,7 @@ fn lost_likes_message(
         return format!(
             "{lost}\nincrement() reads the shard (GetItem) and writes the count back (PutItem): \
              a read-modify-write, which is not atomic — a like stored between the read and the \
-             write is overwritten. Let DynamoDB do the addition: an UpdateItem with \
-             `ADD likes :one` is one atomic write on the partition leader."
+             write is overwritten."
         );
     }
     format!(
