@@ -69,7 +69,7 @@ mod quiz_answers_from_the_engine {
             match r {
                 Ok(_) => {}
                 Err(e) if e.is_throttling() => throttled += 1,
-                Err(e) => return Err(e),
+                Err(e) => return Err(e.into()),
             }
         }
         assert_eq!(f64::from(throttled), numeric_answer(QUIZ_1, "01-q32"));

@@ -50,7 +50,12 @@
 //! `X::builder()…build()`, fallible exactly where the SDK's is ([`error::BuildError`]);
 //! [`primitives::Blob`]; every operation at `operation::<op>::{<Op>Input, <Op>Output,
 //! builders::<Op>FluentBuilder}` ([`operation`]); every fluent setter with its `set_` and
-//! `get_` forms. A snippet written for the SDK moves here with two mechanical edits:
+//! `get_` forms; every `send()` failing with the SDK's `error::SdkError<<Op>Error>`, whose
+//! per-operation enum names the exceptions the SDK models for that operation
+//! (`PutItemError::ConditionalCheckFailedException(e)`, `e.item()`), the rest `Unhandled`
+//! (`ValidationException`: read `code()` from [`error::ProvideErrorMetadata`]), and which `?`
+//! turns into the service-wide [`Error`] ([`error`] has the layers). A snippet written for
+//! the SDK moves here with two mechanical edits:
 //!
 //! - **No `.await`.** `send()` is synchronous: there is no network, and the clock is
 //!   simulated ([`World::advance`] is the `sleep`). Drop `async`, `.await` and the runtime;
@@ -58,7 +63,8 @@
 //! - **The crate's name**: `engine::` where the SDK has `aws_sdk_dynamodb::`, and a client
 //!   from a [`World`] (`world.client()`) instead of one from `aws_config`.
 //!
-//! What is not the SDK is marked so in its doc: the [`item!`] literal, [`to_item`] /
+//! What is not the SDK is marked so in its doc: `is_throttling()` / `is_retryable()` on the
+//! errors and [`Error::validation`], the [`item!`] literal, [`to_item`] /
 //! [`from_item`] / [`value::from_items`] (serde_dynamo's, with its signatures), shortcuts such
 //! as `KeySchemaElement::new`, and everything about the world ([`World`], faults, inspection).
 //!
@@ -98,6 +104,10 @@ pub mod value;
 pub mod world;
 
 pub use client::Client;
-pub use error::{CancellationReason, Error, Result};
+pub use error::{CancellationReason, Error};
+
+/// Not part of the SDK: a result whose error is the service-wide [`Error`], into which every
+/// `send()`'s error converts with `?`.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub use value::{from_item, from_items, item_size, to_item, AttributeValue, Blob, Item, Number};
 pub use world::{World, WorldConfig};

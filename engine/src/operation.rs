@@ -12,18 +12,20 @@
 
 /// One `operation::<op>` module: the input, the output, and `builders::<Op>FluentBuilder`.
 macro_rules! operation {
-    ($(#[$doc:meta])* $module:ident => $file:ident { } $builder:ident) => {
+    ($(#[$doc:meta])* $module:ident => $file:ident { } $builder:ident, $error:ident) => {
         $(#[$doc])*
         pub mod $module {
+            pub use crate::error::operations::$error;
             /// The fluent builder `client.<op>()` returns.
             pub mod builders {
                 pub use crate::ops::$file::$builder;
             }
         }
     };
-    ($(#[$doc:meta])* $module:ident => $file:ident { $($item:ident),+ } $builder:ident) => {
+    ($(#[$doc:meta])* $module:ident => $file:ident { $($item:ident),+ } $builder:ident, $error:ident) => {
         $(#[$doc])*
         pub mod $module {
+            pub use crate::error::operations::$error;
             pub use crate::ops::$file::{$($item),+};
             /// The fluent builder `client.<op>()` returns.
             pub mod builders {
@@ -33,15 +35,16 @@ macro_rules! operation {
     };
 }
 
-operation!(batch_get_item => batch_get_item { BatchGetItemInput, BatchGetItemOutput } BatchGetItemFluentBuilder);
-operation!(batch_write_item => batch_write_item { BatchWriteItemInput, BatchWriteItemOutput } BatchWriteItemFluentBuilder);
-operation!(create_table => create_table { CreateTableInput, CreateTableOutput } CreateTableFluentBuilder);
-operation!(delete_item => delete_item { DeleteItemInput, DeleteItemOutput } DeleteItemFluentBuilder);
-operation!(delete_table => delete_table { DeleteTableInput, DeleteTableOutput } DeleteTableFluentBuilder);
-operation!(describe_table => describe_table { DescribeTableInput, DescribeTableOutput } DescribeTableFluentBuilder);
-operation!(get_item => get_item { GetItemInput, GetItemOutput } GetItemFluentBuilder);
+operation!(batch_get_item => batch_get_item { BatchGetItemInput, BatchGetItemOutput } BatchGetItemFluentBuilder, BatchGetItemError);
+operation!(batch_write_item => batch_write_item { BatchWriteItemInput, BatchWriteItemOutput } BatchWriteItemFluentBuilder, BatchWriteItemError);
+operation!(create_table => create_table { CreateTableInput, CreateTableOutput } CreateTableFluentBuilder, CreateTableError);
+operation!(delete_item => delete_item { DeleteItemInput, DeleteItemOutput } DeleteItemFluentBuilder, DeleteItemError);
+operation!(delete_table => delete_table { DeleteTableInput, DeleteTableOutput } DeleteTableFluentBuilder, DeleteTableError);
+operation!(describe_table => describe_table { DescribeTableInput, DescribeTableOutput } DescribeTableFluentBuilder, DescribeTableError);
+operation!(get_item => get_item { GetItemInput, GetItemOutput } GetItemFluentBuilder, GetItemError);
 /// `operation::list_tables`, with its paginator.
 pub mod list_tables {
+    pub use crate::error::operations::ListTablesError;
     pub use crate::ops::list_tables::{ListTablesInput, ListTablesOutput};
     /// The fluent builder `client.list_tables()` returns.
     pub mod builders {
@@ -57,9 +60,10 @@ pub mod list_tables {
             crate::ops::paginate::PaginatorItems<super::builders::ListTablesFluentBuilder>;
     }
 }
-operation!(put_item => put_item { PutItemInput, PutItemOutput } PutItemFluentBuilder);
+operation!(put_item => put_item { PutItemInput, PutItemOutput } PutItemFluentBuilder, PutItemError);
 /// `operation::query`, with its paginator.
 pub mod query {
+    pub use crate::error::operations::QueryError;
     pub use crate::ops::query::{QueryInput, QueryOutput};
     /// The fluent builder `client.query()` returns.
     pub mod builders {
@@ -77,6 +81,7 @@ pub mod query {
 }
 /// `operation::scan`, with its paginator.
 pub mod scan {
+    pub use crate::error::operations::ScanError;
     pub use crate::ops::scan::{ScanInput, ScanOutput};
     /// The fluent builder `client.scan()` returns.
     pub mod builders {
@@ -92,21 +97,21 @@ pub mod scan {
             crate::ops::paginate::PaginatorItems<super::builders::ScanFluentBuilder>;
     }
 }
-operation!(transact_get_items => transact_get_items { TransactGetItemsInput, TransactGetItemsOutput } TransactGetItemsFluentBuilder);
-operation!(transact_write_items => transact_write_items { TransactWriteItemsInput, TransactWriteItemsOutput } TransactWriteItemsFluentBuilder);
-operation!(update_item => update_item { UpdateItemInput, UpdateItemOutput } UpdateItemFluentBuilder);
-operation!(update_table => update_table { UpdateTableInput, UpdateTableOutput } UpdateTableFluentBuilder);
-operation!(update_time_to_live => update_time_to_live { UpdateTimeToLiveInput, UpdateTimeToLiveOutput } UpdateTimeToLiveFluentBuilder);
-operation!(describe_time_to_live => update_time_to_live { DescribeTimeToLiveInput, DescribeTimeToLiveOutput } DescribeTimeToLiveFluentBuilder);
+operation!(transact_get_items => transact_get_items { TransactGetItemsInput, TransactGetItemsOutput } TransactGetItemsFluentBuilder, TransactGetItemsError);
+operation!(transact_write_items => transact_write_items { TransactWriteItemsInput, TransactWriteItemsOutput } TransactWriteItemsFluentBuilder, TransactWriteItemsError);
+operation!(update_item => update_item { UpdateItemInput, UpdateItemOutput } UpdateItemFluentBuilder, UpdateItemError);
+operation!(update_table => update_table { UpdateTableInput, UpdateTableOutput } UpdateTableFluentBuilder, UpdateTableError);
+operation!(update_time_to_live => update_time_to_live { UpdateTimeToLiveInput, UpdateTimeToLiveOutput } UpdateTimeToLiveFluentBuilder, UpdateTimeToLiveError);
+operation!(describe_time_to_live => update_time_to_live { DescribeTimeToLiveInput, DescribeTimeToLiveOutput } DescribeTimeToLiveFluentBuilder, DescribeTimeToLiveError);
 operation!(
     /// `aws_sdk_dynamodbstreams::operation::list_streams`.
-    list_streams => streams { } ListStreamsFluentBuilder);
+    list_streams => streams { } ListStreamsFluentBuilder, ListStreamsError);
 operation!(
     /// `aws_sdk_dynamodbstreams::operation::describe_stream`.
-    describe_stream => streams { } DescribeStreamFluentBuilder);
+    describe_stream => streams { } DescribeStreamFluentBuilder, DescribeStreamError);
 operation!(
     /// `aws_sdk_dynamodbstreams::operation::get_shard_iterator`.
-    get_shard_iterator => streams { GetShardIteratorInput } GetShardIteratorFluentBuilder);
+    get_shard_iterator => streams { GetShardIteratorInput } GetShardIteratorFluentBuilder, GetShardIteratorError);
 operation!(
     /// `aws_sdk_dynamodbstreams::operation::get_records`.
-    get_records => streams { GetRecordsOutput } GetRecordsFluentBuilder);
+    get_records => streams { GetRecordsOutput } GetRecordsFluentBuilder, GetRecordsError);

@@ -3,6 +3,7 @@
 mod common;
 
 use common::*;
+use engine::error::ProvideErrorMetadata;
 use engine::types::{
     DeleteRequest, KeysAndAttributes, PutRequest, ReturnConsumedCapacity, WriteRequest,
 };
@@ -199,7 +200,7 @@ fn batch_get_of_a_missing_table_is_resource_not_found() {
         .request_items("nope", KeysAndAttributes::builder().keys(key("A", "1")))
         .send()
         .unwrap_err();
-    assert_eq!(e.name(), "ResourceNotFoundException");
+    assert_eq!(e.code(), Some("ResourceNotFoundException"));
 }
 
 // ---- BatchWriteItem -------------------------------------------------------------------

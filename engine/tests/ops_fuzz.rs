@@ -299,6 +299,7 @@ fn clean(r: &mut Rng, c: &Client) -> bool {
                 .set_item(Some(it))
                 .send()
                 .map(|_| ())
+                .map_err(engine::Error::from)
         }
         1 => c
             .update_item()
@@ -314,13 +315,15 @@ fn clean(r: &mut Rng, c: &Client) -> bool {
             .expression_attribute_values(":l", AttributeValue::L(vec![good_value(r)]))
             .expression_attribute_values(":max", AttributeValue::N("5".into()))
             .send()
-            .map(|_| ()),
+            .map(|_| ())
+            .map_err(engine::Error::from),
         2 => c
             .delete_item()
             .table_name("fuzz")
             .set_key(Some(good_key(r)))
             .send()
-            .map(|_| ()),
+            .map(|_| ())
+            .map_err(engine::Error::from),
         3 => c
             .query()
             .table_name("fuzz")
@@ -329,7 +332,8 @@ fn clean(r: &mut Rng, c: &Client) -> bool {
             .expression_attribute_values(":pk", AttributeValue::S(format!("k{}", r.below(20))))
             .expression_attribute_values(":p", AttributeValue::S("s".into()))
             .send()
-            .map(|_| ()),
+            .map(|_| ())
+            .map_err(engine::Error::from),
         _ => {
             let put = Put::builder()
                 .table_name("fuzz")
@@ -350,6 +354,7 @@ fn clean(r: &mut Rng, c: &Client) -> bool {
                 .transact_items(TransactWriteItem::builder().update(upd).build())
                 .send()
                 .map(|_| ())
+                .map_err(engine::Error::from)
         }
     };
     result.is_err()
@@ -377,6 +382,7 @@ fn one(r: &mut Rng, c: &Client) -> bool {
             b.return_values(*r.pick(&[ReturnValue::None, ReturnValue::AllOld, ReturnValue::AllNew]))
                 .send()
                 .map(|_| ())
+                .map_err(engine::Error::from)
         }
         1 => {
             let key = item(r);
@@ -399,6 +405,7 @@ fn one(r: &mut Rng, c: &Client) -> bool {
             b.return_values(*r.pick(&[ReturnValue::UpdatedNew, ReturnValue::AllOld]))
                 .send()
                 .map(|_| ())
+                .map_err(engine::Error::from)
         }
         2 => {
             let b = c.delete_item().table_name("fuzz").set_key(Some(item(r)));
@@ -415,6 +422,7 @@ fn one(r: &mut Rng, c: &Client) -> bool {
             )
             .send()
             .map(|_| ())
+            .map_err(engine::Error::from)
         }
         3 => {
             let b = c
@@ -445,6 +453,7 @@ fn one(r: &mut Rng, c: &Client) -> bool {
             .limit(r.below(4) as i32)
             .send()
             .map(|_| ())
+            .map_err(engine::Error::from)
         }
         4 => {
             let b = c.scan().table_name("fuzz").filter_expression(expression(r));
@@ -458,6 +467,7 @@ fn one(r: &mut Rng, c: &Client) -> bool {
             .total_segments(r.below(3) as i32)
             .send()
             .map(|_| ())
+            .map_err(engine::Error::from)
         }
         _ => {
             let put = Put::builder()
@@ -481,6 +491,7 @@ fn one(r: &mut Rng, c: &Client) -> bool {
                 .transact_items(TransactWriteItem::builder().update(upd).build())
                 .send()
                 .map(|_| ())
+                .map_err(engine::Error::from)
         }
     };
     result.is_err()

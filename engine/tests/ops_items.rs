@@ -2,8 +2,12 @@
 mod common;
 
 use common::*;
+use engine::error::ProvideErrorMetadata;
+use engine::error::SdkError;
+use engine::operation::put_item::PutItemError;
+use engine::operation::update_item::UpdateItemError;
 use engine::types::{ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure};
-use engine::{item, AttributeValue, Error};
+use engine::{item, AttributeValue};
 
 #[test]
 fn put_then_strong_get_returns_the_item_and_put_replaces_it_whole() {
@@ -76,10 +80,10 @@ fn conditional_put_create_only_fails_the_second_time_and_carries_the_item_when_a
     };
     create("first").unwrap();
     let err = create("second").unwrap_err();
-    match err {
-        Error::ConditionalCheckFailed { message, item } => {
-            assert_eq!(message, "The conditional request failed");
-            assert_eq!(item.unwrap()["name"], s("first"));
+    match err.into_service_error() {
+        PutItemError::ConditionalCheckFailedException(e) => {
+            assert_eq!(e.message(), Some("The conditional request failed"));
+            assert_eq!(e.item().unwrap()["name"], s("first"));
         }
         other => panic!("expected ConditionalCheckFailed, got {other:?}"),
     }
@@ -150,8 +154,8 @@ fn update_with_condition_decrements_stock_and_never_below_zero() {
         &item! { "qty" => 1 }
     );
     assert!(matches!(
-        reserve("2"),
-        Err(Error::ConditionalCheckFailed { .. })
+        reserve("2").map_err(SdkError::into_service_error),
+        Err(UpdateItemError::ConditionalCheckFailedException(_))
     ));
     assert_eq!(get(&c, "PRODUCT#7", "STOCK").unwrap()["qty"], n("1"));
 }
@@ -350,7 +354,7 @@ fn missing_table_is_resource_not_found() {
         .key("PK", s("a"))
         .send()
         .unwrap_err();
-    assert_eq!(e.name(), "ResourceNotFoundException");
+    assert_eq!(e.code(), Some("ResourceNotFoundException"));
     assert!(!e.is_retryable());
 }
 

@@ -3,6 +3,9 @@
 //! and doubled costs.
 mod common;
 
+use engine::error::ProvideErrorMetadata;
+use engine::error::SdkError;
+use engine::operation::transact_write_items::TransactWriteItemsError;
 use std::time::Duration;
 
 use common::*;
@@ -10,7 +13,7 @@ use engine::types::{
     ConditionCheck, Delete, Get, Put, ReturnConsumedCapacity, ReturnValuesOnConditionCheckFailure,
     TransactGetItem, TransactWriteItem, Update,
 };
-use engine::{item, item_size, AttributeValue, Error, Item};
+use engine::{item, item_size, AttributeValue, Item};
 
 fn key(pk: &str, sk: &str) -> Item {
     item! { "PK" => pk, "SK" => sk }
@@ -82,12 +85,12 @@ fn debit(key: Item, amount: &str) -> TransactWriteItem {
         .build()
 }
 
-fn canceled(e: Error) -> (String, Vec<engine::CancellationReason>) {
-    match e {
-        Error::TransactionCanceled {
-            message,
-            cancellation_reasons,
-        } => (message, cancellation_reasons),
+fn canceled(e: SdkError<TransactWriteItemsError>) -> (String, Vec<engine::CancellationReason>) {
+    match e.into_service_error() {
+        TransactWriteItemsError::TransactionCanceledException(e) => (
+            e.message().unwrap_or_default().to_string(),
+            e.cancellation_reasons().to_vec(),
+        ),
         other => panic!("expected TransactionCanceled, got {other:?}"),
     }
 }
@@ -127,7 +130,7 @@ fn one_failed_condition_cancels_the_whole_transaction() {
         .transact_items(debit(key("ACC#1", "A"), "30"))
         .send()
         .unwrap_err();
-    assert_eq!(e.name(), "TransactionCanceledException");
+    assert_eq!(e.code(), Some("TransactionCanceledException"));
     assert!(
         !e.is_retryable(),
         "SDKs do not retry a cancelled transaction"
@@ -159,7 +162,7 @@ fn cancellation_reasons_have_one_entry_per_action_in_order() {
         message,
         "Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed, None, ConditionalCheckFailed]"
     );
-    let codes: Vec<&str> = reasons.iter().map(|r| r.code()).collect();
+    let codes: Vec<&str> = reasons.iter().filter_map(|r| r.code()).collect();
     assert_eq!(
         codes,
         [
@@ -213,7 +216,7 @@ fn an_update_that_cannot_apply_is_a_validation_error_reason() {
         message,
         "Transaction cancelled, please refer cancellation reasons for specific reasons [None, ValidationError]"
     );
-    assert_eq!(reasons[1].code(), "ValidationError");
+    assert_eq!(reasons[1].code(), Some("ValidationError"));
     assert_eq!(
         reasons[1].message(),
         Some("An operand in the update expression has an incorrect data type")
@@ -319,8 +322,8 @@ fn set_v(c: &engine::Client, v: i64, token: &str) -> engine::Result<()> {
     c.transact_write_items()
         .transact_items(put_action(item! { "PK" => "A", "SK" => "1", "v" => v }))
         .client_request_token(token)
-        .send()
-        .map(|_| ())
+        .send()?;
+    Ok(())
 }
 
 #[test]
@@ -342,10 +345,10 @@ fn a_token_reused_with_other_parameters_is_a_mismatch() {
     let (_w, c) = app();
     set_v(&c, 1, "token-1").unwrap();
     let e = set_v(&c, 5, "token-1").unwrap_err();
-    assert_eq!(e.name(), "IdempotentParameterMismatchException");
+    assert_eq!(e.code(), Some("IdempotentParameterMismatchException"));
     assert_eq!(
         e.message(),
-        "Request has a ClientRequestToken that was already used with different parameters"
+        Some("Request has a ClientRequestToken that was already used with different parameters")
     );
     assert_eq!(get(&c, "A", "1").unwrap()["v"], n("1"));
 }

@@ -4,6 +4,7 @@
 
 mod common;
 
+use engine::error::ProvideErrorMetadata;
 use std::collections::HashMap;
 
 use common::{app, put, s};
@@ -115,7 +116,7 @@ fn a_failed_page_is_yielded_as_an_error_and_ends_the_stream() {
         .into_paginator()
         .send();
     let first = pages.next().unwrap().unwrap_err();
-    assert_eq!(first.name(), "ResourceNotFoundException");
+    assert_eq!(first.code(), Some("ResourceNotFoundException"));
     assert!(pages.next().is_none());
 }
 
@@ -159,5 +160,83 @@ fn a_fluent_builder_prints_its_request_not_the_world() {
         printed.len() < 600,
         "{} characters: {printed}",
         printed.len()
+    );
+}
+
+// ---- errors in the SDK's layers --------------------------------------------------------
+
+#[test]
+fn a_failed_condition_is_the_operations_modeled_exception_with_the_current_item() {
+    use engine::operation::put_item::PutItemError;
+    use engine::types::ReturnValuesOnConditionCheckFailure;
+    let (_w, c) = app();
+    put(&c, item! { "PK" => "U", "SK" => "1", "name" => "Ana" });
+    let err = c
+        .put_item()
+        .table_name("app")
+        .set_item(Some(item! { "PK" => "U", "SK" => "1" }))
+        .condition_expression("attribute_not_exists(PK)")
+        .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+        .send()
+        .unwrap_err();
+    assert_eq!(err.to_string(), "service error");
+    assert_eq!(
+        engine::error::DisplayErrorContext(&err).to_string(),
+        "service error: ConditionalCheckFailedException: The conditional request failed"
+    );
+    assert_eq!(err.code(), Some("ConditionalCheckFailedException"));
+    assert_eq!(err.raw_response().map(|r| r.status()), Some(400));
+    assert!(err
+        .as_service_error()
+        .is_some_and(PutItemError::is_conditional_check_failed_exception));
+    match err.into_service_error() {
+        PutItemError::ConditionalCheckFailedException(e) => {
+            assert_eq!(e.item().unwrap()["name"], s("Ana"));
+            assert_eq!(e.message(), Some("The conditional request failed"));
+        }
+        other => panic!("expected ConditionalCheckFailedException, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_validation_exception_is_unhandled_and_recognised_by_its_code() {
+    use engine::operation::get_item::GetItemError;
+    let (_w, c) = app();
+    let err = c
+        .get_item()
+        .table_name("app")
+        .key("nope", s("x"))
+        .send()
+        .unwrap_err();
+    assert_eq!(err.code(), Some("ValidationException"));
+    let service = err.into_service_error();
+    assert!(matches!(service, GetItemError::Unhandled(_)), "{service:?}");
+    assert!(service
+        .to_string()
+        .starts_with("unhandled error (ValidationException): "));
+    // `?` into the service-wide error keeps the code and the message.
+    let wide: engine::Error = service.into();
+    assert!(matches!(wide, engine::Error::Unhandled(_)));
+    assert_eq!(wide.code(), Some("ValidationException"));
+    assert!(!wide.is_throttling());
+}
+
+#[test]
+fn question_mark_turns_every_operations_error_into_the_service_wide_enum() {
+    fn describe(c: &engine::Client, table: &str) -> Result<(), engine::Error> {
+        c.describe_table().table_name(table).send()?;
+        c.get_item().table_name(table).key("PK", s("a")).key("SK", s("b")).send()?;
+        Ok(())
+    }
+    let (_w, c) = app();
+    assert_eq!(describe(&c, "app"), Ok(()));
+    let err = describe(&c, "nope").unwrap_err();
+    assert!(
+        matches!(err, engine::Error::ResourceNotFoundException(_)),
+        "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "ResourceNotFoundException: Requested resource not found: Table: nope not found"
     );
 }

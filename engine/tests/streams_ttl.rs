@@ -1,6 +1,9 @@
 //! Streams, TTL and stream consumers as the lessons tell them.
 mod common;
 
+use engine::error::SdkError;
+use engine::operation::get_records::GetRecordsError;
+use engine::operation::put_item::PutItemError;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -11,7 +14,7 @@ use engine::types::{
     Put, Record, ScalarAttributeType, ShardIteratorType, StreamSpecification, StreamViewType,
     TimeToLiveSpecification, TransactWriteItem,
 };
-use engine::{item, Client, Error, World, WorldConfig};
+use engine::{item, Client, World, WorldConfig};
 
 fn table_with_stream(world: &World, view: StreamViewType) -> Client {
     let c = world.client();
@@ -96,7 +99,9 @@ fn a_write_that_changes_nothing_and_a_failed_condition_write_no_record() {
         .set_item(Some(item! { "PK" => "a", "SK" => "1", "v" => 3 }))
         .condition_expression("attribute_not_exists(PK)")
         .send();
-    assert!(matches!(e, Err(Error::ConditionalCheckFailed { .. })));
+    assert!(e.is_err_and(|e| e
+        .as_service_error()
+        .is_some_and(PutItemError::is_conditional_check_failed_exception)));
     assert_eq!(read_all(&c).len(), 1);
 }
 
@@ -154,7 +159,7 @@ fn records_older_than_the_retention_are_trimmed() {
             .shard_iterator_type(ShardIteratorType::AtSequenceNumber)
             .sequence_number(&first)
             .send();
-        if matches!(r, Err(Error::TrimmedDataAccess { .. })) {
+        if r.is_err_and(|e| e.into_service_error().is_trimmed_data_access_exception()) {
             trimmed += 1;
         }
     }
@@ -185,8 +190,11 @@ fn a_shard_iterator_expires_after_15_minutes() {
         .unwrap();
     world.advance(Duration::from_secs(16 * 60));
     assert!(matches!(
-        c.get_records().shard_iterator(it).send(),
-        Err(Error::ExpiredIterator { .. })
+        c.get_records()
+            .shard_iterator(it)
+            .send()
+            .map_err(SdkError::into_service_error),
+        Err(GetRecordsError::ExpiredIteratorException(_))
     ));
 }
 

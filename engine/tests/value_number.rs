@@ -2,7 +2,7 @@
 
 use std::cmp::Ordering;
 
-use engine::{Error, Number};
+use engine::Number;
 
 fn n(s: &str) -> Number {
     Number::parse(s).unwrap_or_else(|e| panic!("{s} should parse: {e}"))
@@ -11,7 +11,7 @@ fn n(s: &str) -> Number {
 fn parse_error(s: &str) -> String {
     match Number::parse(s) {
         Ok(v) => panic!("{s} should be refused, parsed as {v}"),
-        Err(Error::Validation { message }) => message,
+        Err(engine::error::Exception::Validation { message }) => message,
         Err(other) => panic!("{s}: expected a validation error, got {other:?}"),
     }
 }

@@ -2,6 +2,8 @@
 //! burst, on-demand's 2× peak, and throttled requests that change nothing.
 mod common;
 
+use engine::error::SdkError;
+use engine::operation::put_item::PutItemError;
 use std::time::Duration;
 
 use common::*;
@@ -9,7 +11,7 @@ use engine::types::{
     AttributeDefinition, BillingMode, KeySchemaElement, KeyType, ProvisionedThroughput, PutRequest,
     ScalarAttributeType, WriteRequest,
 };
-use engine::{item, Client, Error, World, WorldConfig};
+use engine::{item, Client, World, WorldConfig};
 
 fn provisioned(world: &World, rcu: i64, wcu: i64) -> Client {
     let c = world.client();
@@ -114,7 +116,8 @@ fn a_throttled_write_changes_nothing() {
         .send()
         .unwrap_err();
     assert!(
-        matches!(e, Error::ProvisionedThroughputExceeded { .. }),
+        e.as_service_error()
+            .is_some_and(PutItemError::is_provisioned_throughput_exceeded_exception),
         "{e:?}"
     );
     assert!(e.is_retryable());
@@ -231,7 +234,10 @@ fn on_demand_hot_key_throttles_as_throttling_exception() {
         }
     }
     assert!(
-        matches!(last_err, Some(Error::Throttling { .. })),
+        matches!(
+            last_err.as_ref().and_then(SdkError::as_service_error),
+            Some(PutItemError::ThrottlingException(_))
+        ),
         "{last_err:?}"
     );
 }

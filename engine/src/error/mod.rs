@@ -1,23 +1,69 @@
-//! # Errors
+//! # Errors, in the SDK's three layers
 //!
-//! One enum for everything the engine can refuse, named after DynamoDB's exceptions so a
-//! learner who meets `ConditionalCheckFailed` here recognises `ConditionalCheckFailedException`
-//! in production. Messages follow DynamoDB's wording (see the semantics reference, §5.10) so a
-//! message pasted into a search engine finds the real thing.
+//! Inside, the engine refuses a request with one [`Exception`]: DynamoDB's exception as the
+//! service sends it (its name, DynamoDB's message, typed fields), a doc per variant saying
+//! when it happens and whether a retry can help. Messages follow DynamoDB's wording (see the
+//! semantics reference, §5.10), so a message pasted into a search engine finds the real thing.
 //!
-//! Each variant says when it happens and whether retrying can help; [`Error::is_retryable`]
-//! answers the latter the way the AWS SDKs' retry policy does.
+//! A learner's code never sees an `Exception`: every `send()` returns what
+//! `aws-sdk-dynamodb` 1.x returns, in the SDK's layers.
+//!
+//! ```text
+//!  send() ─▶ Err(SdkError<PutItemError>)           error::SdkError (sdk.rs): how the call failed
+//!              │  ServiceError(e) ─ e.err()         the service answered with an exception
+//!              │  into_service_error() / as_service_error()
+//!              ▼
+//!            PutItemError::ConditionalCheckFailedException(e)   operation::put_item (operations.rs):
+//!            PutItemError::Unhandled(_)                          the exceptions the SDK models for
+//!              │                                                 this operation, the rest unhandled
+//!              │  ?  (From<SdkError<OpError>> for Error)
+//!              ▼
+//!            engine::Error::ConditionalCheckFailedException(e)  the service-wide enum (service.rs),
+//!                                                               as `aws_sdk_dynamodb::Error`
+//! ```
+//!
+//! Every layer answers [`ProvideErrorMetadata`]: `code()` is the exception's name
+//! (`"ValidationException"`), `message()` DynamoDB's message. The SDK models no
+//! `ValidationException` (nor `TrimmedDataAccess…` outside the streams operations): such an
+//! exception arrives as `Unhandled`, and `code()` is how code recognises it — as in production.
+//!
+//! Not part of the SDK, marked so in their docs: `is_throttling()` and `is_retryable()` on
+//! every layer (the SDK's retry classifier decides these internally), and [`Error::validation`],
+//! the error a kata's starter returns for "not written yet".
 
 use std::fmt;
 
 use crate::value::Item;
+
+pub mod operations;
+mod sdk;
+mod service;
+
+pub use sdk::{
+    DisplayErrorContext, ErrorMetadata, HttpResponse, ProvideErrorMetadata, SdkError, ServiceError,
+    Unhandled,
+};
+pub use service::Error;
+/// The exception shapes, as `aws_sdk_dynamodb::types::error`.
+pub mod exceptions {
+    pub use super::service::{
+        ConditionalCheckFailedException, ExpiredIteratorException,
+        IdempotentParameterMismatchException, InternalServerError, InvalidEndpointException,
+        ItemCollectionSizeLimitExceededException, LimitExceededException,
+        ProvisionedThroughputExceededException, ReplicatedWriteConflictException,
+        RequestLimitExceeded, ResourceInUseException, ResourceNotFoundException,
+        ThrottlingException, TransactionCanceledException, TransactionConflictException,
+        TransactionInProgressException, TrimmedDataAccessException,
+    };
+}
 
 /// Why one action of a cancelled transaction failed (or `Code = "None"` if it did not).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancellationReason {
     /// `None`, `ConditionalCheckFailed`, `TransactionConflict`, `ValidationError`,
     /// `ProvisionedThroughputExceeded`, `ThrottlingError`, `ItemCollectionSizeLimitExceeded`.
-    pub code: String,
+    /// Always set by the engine; an `Option` as in the SDK.
+    pub code: Option<String>,
     /// Absent for `None`.
     pub message: Option<String>,
     /// The current item, when the action asked for `ReturnValuesOnConditionCheckFailure=ALL_OLD`.
@@ -25,8 +71,8 @@ pub struct CancellationReason {
 }
 
 impl CancellationReason {
-    pub fn code(&self) -> &str {
-        &self.code
+    pub fn code(&self) -> Option<&str> {
+        self.code.as_deref()
     }
     pub fn message(&self) -> Option<&str> {
         self.message.as_deref()
@@ -36,9 +82,12 @@ impl CancellationReason {
     }
 }
 
-/// Every error the engine returns.
+/// Every exception the engine raises, as the service sends it. Not part of the SDK: `send()`
+/// returns it wrapped in the SDK's layers ([`SdkError`], the operation's error enum); the
+/// world's inspection and fault methods, which are not the SDK either, return it bare, and
+/// `?` turns it into the service-wide [`Error`].
 #[derive(Clone, Debug, PartialEq)]
-pub enum Error {
+pub enum Exception {
     /// The request is malformed or breaks a rule (bad expression, wrong key, limit exceeded).
     /// Retrying the same request cannot help.
     Validation { message: String },
@@ -85,15 +134,15 @@ pub enum Error {
     ExpiredIterator { message: String },
 }
 
-impl Error {
-    pub fn validation(message: impl Into<String>) -> Error {
-        Error::Validation {
+impl Exception {
+    pub fn validation(message: impl Into<String>) -> Exception {
+        Exception::Validation {
             message: message.into(),
         }
     }
 
-    pub fn resource_not_found(message: impl Into<String>) -> Error {
-        Error::ResourceNotFound {
+    pub fn resource_not_found(message: impl Into<String>) -> Exception {
+        Exception::ResourceNotFound {
             message: message.into(),
         }
     }
@@ -101,46 +150,48 @@ impl Error {
     /// The exception's name as DynamoDB spells it (`ValidationException`, …).
     pub fn name(&self) -> &'static str {
         match self {
-            Error::Validation { .. } => "ValidationException",
-            Error::ConditionalCheckFailed { .. } => "ConditionalCheckFailedException",
-            Error::ResourceNotFound { .. } => "ResourceNotFoundException",
-            Error::ResourceInUse { .. } => "ResourceInUseException",
-            Error::ProvisionedThroughputExceeded { .. } => "ProvisionedThroughputExceededException",
-            Error::Throttling { .. } => "ThrottlingException",
-            Error::RequestLimitExceeded { .. } => "RequestLimitExceeded",
-            Error::TransactionCanceled { .. } => "TransactionCanceledException",
-            Error::TransactionConflict { .. } => "TransactionConflictException",
-            Error::TransactionInProgress { .. } => "TransactionInProgressException",
-            Error::IdempotentParameterMismatch { .. } => "IdempotentParameterMismatchException",
-            Error::ItemCollectionSizeLimitExceeded { .. } => {
+            Exception::Validation { .. } => "ValidationException",
+            Exception::ConditionalCheckFailed { .. } => "ConditionalCheckFailedException",
+            Exception::ResourceNotFound { .. } => "ResourceNotFoundException",
+            Exception::ResourceInUse { .. } => "ResourceInUseException",
+            Exception::ProvisionedThroughputExceeded { .. } => {
+                "ProvisionedThroughputExceededException"
+            }
+            Exception::Throttling { .. } => "ThrottlingException",
+            Exception::RequestLimitExceeded { .. } => "RequestLimitExceeded",
+            Exception::TransactionCanceled { .. } => "TransactionCanceledException",
+            Exception::TransactionConflict { .. } => "TransactionConflictException",
+            Exception::TransactionInProgress { .. } => "TransactionInProgressException",
+            Exception::IdempotentParameterMismatch { .. } => "IdempotentParameterMismatchException",
+            Exception::ItemCollectionSizeLimitExceeded { .. } => {
                 "ItemCollectionSizeLimitExceededException"
             }
-            Error::LimitExceeded { .. } => "LimitExceededException",
-            Error::InternalServerError { .. } => "InternalServerError",
-            Error::TrimmedDataAccess { .. } => "TrimmedDataAccessException",
-            Error::ExpiredIterator { .. } => "ExpiredIteratorException",
+            Exception::LimitExceeded { .. } => "LimitExceededException",
+            Exception::InternalServerError { .. } => "InternalServerError",
+            Exception::TrimmedDataAccess { .. } => "TrimmedDataAccessException",
+            Exception::ExpiredIterator { .. } => "ExpiredIteratorException",
         }
     }
 
     /// The message DynamoDB would send with this exception.
     pub fn message(&self) -> &str {
         match self {
-            Error::Validation { message }
-            | Error::ConditionalCheckFailed { message, .. }
-            | Error::ResourceNotFound { message }
-            | Error::ResourceInUse { message }
-            | Error::ProvisionedThroughputExceeded { message }
-            | Error::Throttling { message }
-            | Error::RequestLimitExceeded { message }
-            | Error::TransactionCanceled { message, .. }
-            | Error::TransactionConflict { message }
-            | Error::TransactionInProgress { message }
-            | Error::IdempotentParameterMismatch { message }
-            | Error::ItemCollectionSizeLimitExceeded { message }
-            | Error::LimitExceeded { message }
-            | Error::InternalServerError { message }
-            | Error::TrimmedDataAccess { message }
-            | Error::ExpiredIterator { message } => message,
+            Exception::Validation { message }
+            | Exception::ConditionalCheckFailed { message, .. }
+            | Exception::ResourceNotFound { message }
+            | Exception::ResourceInUse { message }
+            | Exception::ProvisionedThroughputExceeded { message }
+            | Exception::Throttling { message }
+            | Exception::RequestLimitExceeded { message }
+            | Exception::TransactionCanceled { message, .. }
+            | Exception::TransactionConflict { message }
+            | Exception::TransactionInProgress { message }
+            | Exception::IdempotentParameterMismatch { message }
+            | Exception::ItemCollectionSizeLimitExceeded { message }
+            | Exception::LimitExceeded { message }
+            | Exception::InternalServerError { message }
+            | Exception::TrimmedDataAccess { message }
+            | Exception::ExpiredIterator { message } => message,
         }
     }
 
@@ -148,13 +199,13 @@ impl Error {
     pub fn is_retryable(&self) -> bool {
         matches!(
             self,
-            Error::ProvisionedThroughputExceeded { .. }
-                | Error::Throttling { .. }
-                | Error::RequestLimitExceeded { .. }
-                | Error::TransactionConflict { .. }
-                | Error::TransactionInProgress { .. }
-                | Error::LimitExceeded { .. }
-                | Error::InternalServerError { .. }
+            Exception::ProvisionedThroughputExceeded { .. }
+                | Exception::Throttling { .. }
+                | Exception::RequestLimitExceeded { .. }
+                | Exception::TransactionConflict { .. }
+                | Exception::TransactionInProgress { .. }
+                | Exception::LimitExceeded { .. }
+                | Exception::InternalServerError { .. }
         )
     }
 
@@ -162,14 +213,14 @@ impl Error {
     pub fn is_throttling(&self) -> bool {
         matches!(
             self,
-            Error::ProvisionedThroughputExceeded { .. } | Error::Throttling { .. }
+            Exception::ProvisionedThroughputExceeded { .. } | Exception::Throttling { .. }
         )
     }
 
     /// The cancellation reasons of a cancelled transaction (empty for other errors).
     pub fn cancellation_reasons(&self) -> &[CancellationReason] {
         match self {
-            Error::TransactionCanceled {
+            Exception::TransactionCanceled {
                 cancellation_reasons,
                 ..
             } => cancellation_reasons,
@@ -180,22 +231,22 @@ impl Error {
     /// The current item carried by a failed condition (`ReturnValuesOnConditionCheckFailure`).
     pub fn item(&self) -> Option<&Item> {
         match self {
-            Error::ConditionalCheckFailed { item, .. } => item.as_ref(),
+            Exception::ConditionalCheckFailed { item, .. } => item.as_ref(),
             _ => None,
         }
     }
 }
 
-impl fmt::Display for Error {
+impl fmt::Display for Exception {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.name(), self.message())
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Exception {}
 
-/// The engine's result type.
-pub type Result<T> = std::result::Result<T, Error>;
+/// The engine's internal result type (not the SDK's).
+pub type Result<T> = std::result::Result<T, Exception>;
 
 /// A shape's `build()` was called without one of its required fields, as
 /// `aws_sdk_dynamodb::error::BuildError` (`KeySchemaElement::builder().build()` without a
@@ -225,10 +276,10 @@ impl fmt::Display for BuildError {
 
 impl std::error::Error for BuildError {}
 
-/// A shape that failed to build, raised with `?` in a function returning [`Error`]: a
-/// `ValidationException` naming the missing field, as no request was sent.
-impl From<BuildError> for Error {
-    fn from(e: BuildError) -> Error {
-        Error::validation(e.to_string())
+/// A shape that failed to build, inside the engine: a `ValidationException` naming the
+/// missing field, as no request was sent.
+impl From<BuildError> for Exception {
+    fn from(e: BuildError) -> Exception {
+        Exception::validation(e.to_string())
     }
 }

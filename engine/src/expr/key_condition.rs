@@ -9,7 +9,7 @@
 
 use std::cmp::Ordering;
 
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::value::AttributeValue;
 
 use super::ast::{Comparator, CondNode, Operand, Path};
@@ -114,12 +114,12 @@ impl KeyConditionExpr {
             .iter()
             .find(|(n, _)| n == pk_name)
             .ok_or_else(|| {
-                Error::validation(format!(
+                Exception::validation(format!(
                     "Query condition missed key schema element: {pk_name}"
                 ))
             })?;
         let SortCondition::Eq(partition_value) = &pk.1 else {
-            return Err(Error::validation("Query key condition not supported"));
+            return Err(Exception::validation("Query key condition not supported"));
         };
         check_type(partition_value, pk_type)?;
         let mut sort = None;
@@ -134,7 +134,7 @@ impl KeyConditionExpr {
                     }
                     sort = Some(cond.clone());
                 }
-                _ => return Err(Error::validation("Query key condition not supported")),
+                _ => return Err(Exception::validation("Query key condition not supported")),
             }
         }
         Ok(KeyCondition {
@@ -148,21 +148,21 @@ fn check_type(v: &AttributeValue, ty: ScalarType) -> Result<()> {
     if ty.matches(v) {
         Ok(())
     } else {
-        Err(Error::validation(
+        Err(Exception::validation(
             "One or more parameter values were invalid: Condition parameter type does not match \
              schema type",
         ))
     }
 }
 
-fn invalid_operator(op: &str) -> Error {
-    Error::validation(format!(
+fn invalid_operator(op: &str) -> Exception {
+    Exception::validation(format!(
         "Invalid operator used in KeyConditionExpression: {op}"
     ))
 }
 
-fn invalid_condition(problem: &str) -> Error {
-    Error::validation(format!(
+fn invalid_condition(problem: &str) -> Exception {
+    Exception::validation(format!(
         "Invalid condition in KeyConditionExpression: {problem}"
     ))
 }
@@ -172,7 +172,9 @@ pub(crate) fn from_condition(root: CondNode) -> Result<KeyConditionExpr> {
     let mut parts = Vec::with_capacity(2);
     collect(root, &mut parts)?;
     if parts.len() > 2 {
-        return Err(Error::validation("Conditions can be of length 1 or 2 only"));
+        return Err(Exception::validation(
+            "Conditions can be of length 1 or 2 only",
+        ));
     }
     Ok(KeyConditionExpr { parts })
 }
@@ -183,7 +185,7 @@ fn key_attribute(operands: &[&Operand]) -> Result<Option<(usize, String)>> {
     for (i, op) in operands.iter().enumerate() {
         match op {
             Operand::Size(_) => {
-                return Err(Error::validation(
+                return Err(Exception::validation(
                     "KeyConditionExpressions cannot contain nested operations",
                 ))
             }
@@ -194,7 +196,7 @@ fn key_attribute(operands: &[&Operand]) -> Result<Option<(usize, String)>> {
                     ));
                 }
                 if elems.len() > 1 {
-                    return Err(Error::validation(
+                    return Err(Exception::validation(
                         "KeyConditionExpressions cannot have conditions on nested attributes",
                     ));
                 }
@@ -276,7 +278,7 @@ fn collect(node: CondNode, parts: &mut Vec<(String, SortCondition)>) -> Result<(
         }
     };
     if parts.iter().any(|(n, _)| *n == name) {
-        return Err(Error::validation(
+        return Err(Exception::validation(
             "KeyConditionExpressions must only contain one condition per key",
         ));
     }

@@ -73,7 +73,7 @@ mod update_apply;
 
 use std::collections::BTreeMap;
 
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::value::AttributeValue;
 
 pub use ast::{
@@ -123,12 +123,12 @@ pub fn parse_request(input: &ExpressionInput) -> Result<ParsedExpressions> {
     .iter()
     .any(Option::is_some);
     if input.names.is_some() && !with_values && input.projection.is_none() {
-        return Err(Error::validation(
+        return Err(Exception::validation(
             "ExpressionAttributeNames can only be specified when using expressions",
         ));
     }
     if input.values.is_some() && !with_values {
-        return Err(Error::validation(
+        return Err(Exception::validation(
             "ExpressionAttributeValues can only be specified when using expressions",
         ));
     }

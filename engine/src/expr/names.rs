@@ -13,7 +13,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::value::{canonicalize_value, AttributeValue};
 
 /// The request's two maps, resolved, with a record of which keys the expressions used.
@@ -45,7 +45,7 @@ impl<'a> Placeholders<'a> {
     ) -> Result<Placeholders<'a>> {
         if let Some(names) = names {
             if names.is_empty() {
-                return Err(Error::validation(
+                return Err(Exception::validation(
                     "ExpressionAttributeNames must not be empty",
                 ));
             }
@@ -56,7 +56,7 @@ impl<'a> Placeholders<'a> {
         let mut resolved = BTreeMap::new();
         if let Some(values) = values {
             if values.is_empty() {
-                return Err(Error::validation(
+                return Err(Exception::validation(
                     "ExpressionAttributeValues must not be empty",
                 ));
             }
@@ -65,7 +65,7 @@ impl<'a> Placeholders<'a> {
             }
             for (key, value) in values {
                 let canonical = canonicalize_value(value.clone()).map_err(|e| {
-                    Error::validation(format!(
+                    Exception::validation(format!(
                         "ExpressionAttributeValues contains invalid value: {} for key {key}",
                         e.message()
                     ))
@@ -113,7 +113,7 @@ impl<'a> Placeholders<'a> {
                 .filter(|k| !self.used_names.contains(k))
                 .collect();
             if !unused.is_empty() {
-                return Err(Error::validation(format!(
+                return Err(Exception::validation(format!(
                     "Value provided in ExpressionAttributeNames unused in expressions: keys: {{{}}}",
                     unused.join(", ")
                 )));
@@ -126,7 +126,7 @@ impl<'a> Placeholders<'a> {
             .filter(|k| !self.used_values.contains(k))
             .collect();
         if !unused.is_empty() {
-            return Err(Error::validation(format!(
+            return Err(Exception::validation(format!(
                 "Value provided in ExpressionAttributeValues unused in expressions: keys: {{{}}}",
                 unused.join(", ")
             )));
@@ -137,12 +137,12 @@ impl<'a> Placeholders<'a> {
 
 fn check_key(map: &str, key: &str, sigil: u8) -> Result<()> {
     if !valid_key(key, sigil) {
-        return Err(Error::validation(format!(
+        return Err(Exception::validation(format!(
             "{map} contains invalid key: Syntax error; key: \"{key}\""
         )));
     }
     if key.len() > super::MAX_PLACEHOLDER_BYTES {
-        return Err(Error::validation(format!(
+        return Err(Exception::validation(format!(
             "{map} contains invalid key: The expression attribute map contains a key that is too \
              long; key: \"{key}\""
         )));

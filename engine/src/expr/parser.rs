@@ -7,7 +7,7 @@
 //! input the token is `<EOF>`. (The service's exact choice of context is not documented;
 //! this rule reproduces the examples we have.)
 
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::value::AttributeValue;
 
 use super::ast::{ExprKind, Path, PathElem};
@@ -83,12 +83,12 @@ impl<'s, 'p, 'a> Parser<'s, 'p, 'a> {
     }
 
     /// A `Invalid <Kind>: <problem>` validation error.
-    pub(crate) fn invalid(&self, problem: &str) -> Error {
+    pub(crate) fn invalid(&self, problem: &str) -> Exception {
         invalid(self.kind, problem)
     }
 
     /// The syntax error for the token under the cursor.
-    pub(crate) fn syntax_error(&self) -> Error {
+    pub(crate) fn syntax_error(&self) -> Exception {
         let cur = self.peek();
         let token = if cur.kind == Tok::Eof {
             "<EOF>"
@@ -277,6 +277,6 @@ impl<'s, 'p, 'a> Parser<'s, 'p, 'a> {
 }
 
 /// `Invalid <Kind>Expression: <problem>`.
-pub(crate) fn invalid(kind: ExprKind, problem: &str) -> Error {
-    Error::validation(format!("Invalid {}: {problem}", kind.param_name()))
+pub(crate) fn invalid(kind: ExprKind, problem: &str) -> Exception {
+    Exception::validation(format!("Invalid {}: {problem}", kind.param_name()))
 }

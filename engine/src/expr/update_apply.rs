@@ -15,7 +15,7 @@
 
 use std::borrow::Cow;
 
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::value::{AttributeValue, Blob, Item, Number};
 
 use super::ast::{Path, PathElem, SetValue, UpdateAction, UpdateExpr, UpdateOperand};
@@ -81,8 +81,8 @@ impl UpdateExpr {
     }
 }
 
-fn error(message: &str) -> Error {
-    Error::validation(message)
+fn error(message: &str) -> Exception {
+    Exception::validation(message)
 }
 
 fn operand<'a>(op: &'a UpdateOperand, base: &'a Item) -> Result<Cow<'a, AttributeValue>> {

@@ -14,7 +14,7 @@ use super::builder::{struct_setters, value_setter};
 use super::{parse_expressions, require_table_name, table};
 use crate::capacity::{read_units, Consumption, ReadKind};
 use crate::client::Client;
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::expr::ExpressionInput;
 use crate::types::{ConsumedCapacity, ReturnConsumedCapacity};
 use crate::value::Item;
@@ -113,22 +113,27 @@ impl BatchGetItemFluentBuilder {
     }
     value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
 
-    pub fn send(self) -> Result<BatchGetItemOutput> {
+    pub fn send(
+        self,
+    ) -> std::result::Result<
+        BatchGetItemOutput,
+        crate::error::SdkError<crate::error::operations::BatchGetItemError>,
+    > {
         self.client
             .world()
-            .run("BatchGetItem", |state| execute(state, &self.input))
+            .send("BatchGetItem", |state| execute(state, &self.input))
     }
 }
 
 pub(crate) fn execute(state: &mut State, input: &BatchGetItemInput) -> Result<BatchGetItemOutput> {
     if input.request_items.is_empty() {
-        return Err(Error::validation(
+        return Err(Exception::validation(
             "1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
         ));
     }
     let total: usize = input.request_items.values().map(|k| k.keys.len()).sum();
     if total > MAX_KEYS {
-        return Err(Error::validation(
+        return Err(Exception::validation(
             "Too many items requested for the BatchGetItem call",
         ));
     }
@@ -143,7 +148,7 @@ pub(crate) fn execute(state: &mut State, input: &BatchGetItemInput) -> Result<Ba
         })?;
         let table = table(state, name)?;
         if request.keys.is_empty() {
-            return Err(Error::validation(
+            return Err(Exception::validation(
                 "1 validation error detected: Value null at 'requestItems.member.keys' failed to satisfy constraint: Member must have length greater than or equal to 1",
             ));
         }
@@ -152,7 +157,7 @@ pub(crate) fn execute(state: &mut State, input: &BatchGetItemInput) -> Result<Ba
         for key in &request.keys {
             let k = table.schema().key_of_key(key)?;
             if !seen.insert(k.clone()) {
-                return Err(Error::validation(
+                return Err(Exception::validation(
                     "Provided list of item keys contains duplicates",
                 ));
             }

@@ -14,7 +14,7 @@ use super::builder::{struct_setters, value_setter};
 use super::{admit_item_write, commit_write, prepare_item, require_table_name, table};
 use crate::capacity::Consumption;
 use crate::client::Client;
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::table::key::StoreKey;
 use crate::types::{ConsumedCapacity, ReturnConsumedCapacity};
 use crate::value::{item_size, Item};
@@ -89,10 +89,15 @@ impl BatchWriteItemFluentBuilder {
     }
     value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
 
-    pub fn send(self) -> Result<BatchWriteItemOutput> {
+    pub fn send(
+        self,
+    ) -> std::result::Result<
+        BatchWriteItemOutput,
+        crate::error::SdkError<crate::error::operations::BatchWriteItemError>,
+    > {
         self.client
             .world()
-            .run("BatchWriteItem", |state| execute(state, &self.input))
+            .send("BatchWriteItem", |state| execute(state, &self.input))
     }
 }
 
@@ -107,12 +112,12 @@ pub(crate) fn execute(
 ) -> Result<BatchWriteItemOutput> {
     let total: usize = input.request_items.values().map(Vec::len).sum();
     if input.request_items.is_empty() || total == 0 {
-        return Err(Error::validation(
+        return Err(Exception::validation(
             "1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
         ));
     }
     if total > MAX_WRITES {
-        return Err(Error::validation(format!(
+        return Err(Exception::validation(format!(
             "1 validation error detected: Value '{{{}}}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to {MAX_WRITES}, Member must have length greater than or equal to 1]",
             input.request_items.keys().cloned().collect::<Vec<_>>().join(", ")
         )));
@@ -128,7 +133,7 @@ pub(crate) fn execute(
             let planned = match (&write.put_request, &write.delete_request) {
                 (Some(put), None) => {
                     let item = put.item.clone().ok_or_else(|| {
-                        Error::validation("1 validation error detected: Value null at 'requestItems.member.putRequest.item' failed to satisfy constraint: Member must not be null")
+                        Exception::validation("1 validation error detected: Value null at 'requestItems.member.putRequest.item' failed to satisfy constraint: Member must not be null")
                     })?;
                     let (key, item) = prepare_item(table, item, state.config.max_item_size, false)?;
                     request_bytes += item_size(&item);
@@ -136,12 +141,12 @@ pub(crate) fn execute(
                 }
                 (None, Some(delete)) => {
                     let key = delete.key.as_ref().ok_or_else(|| {
-                        Error::validation("1 validation error detected: Value null at 'requestItems.member.deleteRequest.key' failed to satisfy constraint: Member must not be null")
+                        Exception::validation("1 validation error detected: Value null at 'requestItems.member.deleteRequest.key' failed to satisfy constraint: Member must not be null")
                     })?;
                     Planned::Delete(table.schema().key_of_key(key)?)
                 }
                 _ => {
-                    return Err(Error::validation(
+                    return Err(Exception::validation(
                         "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes",
                     ))
                 }
@@ -150,7 +155,7 @@ pub(crate) fn execute(
                 Planned::Put(k, _) | Planned::Delete(k) => k.clone(),
             };
             if !seen.insert(key) {
-                return Err(Error::validation(
+                return Err(Exception::validation(
                     "Provided list of item keys contains duplicates",
                 ));
             }
@@ -158,7 +163,7 @@ pub(crate) fn execute(
         }
     }
     if request_bytes > MAX_REQUEST_BYTES {
-        return Err(Error::validation(
+        return Err(Exception::validation(
             "Item size has exceeded the maximum allowed size",
         ));
     }

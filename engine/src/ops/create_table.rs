@@ -20,7 +20,7 @@ use super::builder::{string_setter, value_setter};
 use super::describe_table::describe;
 use super::{require_table_name, validate_name};
 use crate::client::Client;
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::table::key::KeySchema;
 use crate::table::{Index, IndexKind, Store, Table};
 use crate::types::{
@@ -96,15 +96,20 @@ impl CreateTableFluentBuilder {
         self
     }
 
-    pub fn send(self) -> Result<CreateTableOutput> {
+    pub fn send(
+        self,
+    ) -> std::result::Result<
+        CreateTableOutput,
+        crate::error::SdkError<crate::error::operations::CreateTableError>,
+    > {
         self.client
             .world()
-            .run("CreateTable", |state| execute(state, &self.input))
+            .send("CreateTable", |state| execute(state, &self.input))
     }
 }
 
-fn invalid(reason: impl std::fmt::Display) -> Error {
-    Error::validation(format!(
+fn invalid(reason: impl std::fmt::Display) -> Exception {
+    Exception::validation(format!(
         "One or more parameter values were invalid: {reason}"
     ))
 }
@@ -116,7 +121,7 @@ fn key_schema(
     what: &str,
 ) -> Result<KeySchema> {
     if elements.is_empty() || elements.len() > 2 {
-        return Err(Error::validation(format!(
+        return Err(Exception::validation(format!(
             "1 validation error detected: Value '{}' at '{what}' failed to satisfy constraint: Member must have length {} 2",
             elements.len(),
             if elements.is_empty() { "greater than or equal to 1, less than or equal to" } else { "less than or equal to" }
@@ -150,7 +155,7 @@ fn key_schema(
     }
     for e in elements {
         if e.attribute_name.is_empty() || e.attribute_name.len() > 255 {
-            return Err(Error::validation(format!(
+            return Err(Exception::validation(format!(
                 "1 validation error detected: Value '{}' at '{what}.attributeName' failed to satisfy constraint: Member must have length between 1 and 255",
                 e.attribute_name
             )));
@@ -175,14 +180,14 @@ pub(crate) fn check_projection(
     total_included: &mut usize,
 ) -> Result<Projection> {
     let Some(projection) = projection else {
-        return Err(Error::validation(format!(
+        return Err(Exception::validation(format!(
             "1 validation error detected: Value null at '{field}.member.projection' failed to satisfy constraint: Member must not be null (index {index})"
         )));
     };
     let attributes = projection.non_key_attributes();
     match projection.projection_type {
         None => {
-            return Err(Error::validation(format!(
+            return Err(Exception::validation(format!(
                 "1 validation error detected: Value null at '{field}.member.projection.projectionType' failed to satisfy constraint: Member must not be null (index {index})"
             )))
         }
@@ -268,7 +273,7 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
         }
     }
     if state.tables.contains_key(&name) {
-        return Err(Error::ResourceInUse {
+        return Err(Exception::ResourceInUse {
             message: format!("Table already exists: {name}"),
         });
     }

@@ -13,7 +13,7 @@ use super::{
     require_table_name, table, write_cost,
 };
 use crate::client::Client;
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::expr::ExpressionInput;
 use crate::types::{
     ConsumedCapacity, ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure,
@@ -80,10 +80,15 @@ impl DeleteItemFluentBuilder {
     value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
     value_setter!(return_values_on_condition_check_failure, set_return_values_on_condition_check_failure, get_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure);
 
-    pub fn send(self) -> Result<DeleteItemOutput> {
+    pub fn send(
+        self,
+    ) -> std::result::Result<
+        DeleteItemOutput,
+        crate::error::SdkError<crate::error::operations::DeleteItemError>,
+    > {
         self.client
             .world()
-            .run("DeleteItem", |state| execute(state, &self.input))
+            .send("DeleteItem", |state| execute(state, &self.input))
     }
 }
 
@@ -99,13 +104,13 @@ pub(crate) fn execute(state: &mut State, input: &DeleteItemInput) -> Result<Dele
     match input.return_values {
         None | Some(ReturnValue::None) | Some(ReturnValue::AllOld) => {}
         Some(_) => {
-            return Err(Error::validation(
+            return Err(Exception::validation(
                 "ReturnValues can only be ALL_OLD or NONE",
             ))
         }
     }
     let key = input.key.as_ref().ok_or_else(|| {
-        Error::validation("The parameter 'Key' is required but was not present in the request")
+        Exception::validation("The parameter 'Key' is required but was not present in the request")
     })?;
     let table = table(state, name)?;
     let key = table.schema().key_of_key(key)?;

@@ -7,7 +7,7 @@ use super::builder::string_setter;
 use super::describe_table::describe;
 use super::require_table_name;
 use crate::client::Client;
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::types::{TableDescription, TableStatus};
 use crate::world::State;
 
@@ -45,17 +45,22 @@ impl DeleteTableFluentBuilder {
     }
     string_setter!(table_name, set_table_name, get_table_name);
 
-    pub fn send(self) -> Result<DeleteTableOutput> {
+    pub fn send(
+        self,
+    ) -> std::result::Result<
+        DeleteTableOutput,
+        crate::error::SdkError<crate::error::operations::DeleteTableError>,
+    > {
         self.client
             .world()
-            .run("DeleteTable", |state| execute(state, &self.input))
+            .send("DeleteTable", |state| execute(state, &self.input))
     }
 }
 
 pub(crate) fn execute(state: &mut State, input: &DeleteTableInput) -> Result<DeleteTableOutput> {
     let name = require_table_name(&input.table_name)?;
     let table = state.tables.remove(name).ok_or_else(|| {
-        Error::resource_not_found(format!(
+        Exception::resource_not_found(format!(
             "Requested resource not found: Table: {name} not found"
         ))
     })?;

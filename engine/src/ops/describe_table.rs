@@ -3,7 +3,7 @@
 use super::builder::string_setter;
 use super::require_table_name;
 use crate::client::Client;
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::table::{IndexKind, Table};
 use crate::types::{
     BillingMode, BillingModeSummary, GlobalSecondaryIndexDescription, IndexStatus,
@@ -45,17 +45,22 @@ impl DescribeTableFluentBuilder {
     }
     string_setter!(table_name, set_table_name, get_table_name);
 
-    pub fn send(self) -> Result<DescribeTableOutput> {
+    pub fn send(
+        self,
+    ) -> std::result::Result<
+        DescribeTableOutput,
+        crate::error::SdkError<crate::error::operations::DescribeTableError>,
+    > {
         self.client
             .world()
-            .run("DescribeTable", |state| execute(state, &self.input))
+            .send("DescribeTable", |state| execute(state, &self.input))
     }
 }
 
 pub(crate) fn execute(state: &State, input: &DescribeTableInput) -> Result<DescribeTableOutput> {
     let name = require_table_name(&input.table_name)?;
     let table = state.tables.get(name).ok_or_else(|| {
-        Error::resource_not_found(format!(
+        Exception::resource_not_found(format!(
             "Requested resource not found: Table: {name} not found"
         ))
     })?;

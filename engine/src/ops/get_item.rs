@@ -12,7 +12,7 @@ use super::builder::{item_setters, placeholder_setters, string_setter, value_set
 use super::{parse_expressions, require_table_name, table};
 use crate::capacity::{read_units, Consumption, ReadKind};
 use crate::client::Client;
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::expr::ExpressionInput;
 use crate::types::{ConsumedCapacity, ReturnConsumedCapacity};
 use std::sync::Arc;
@@ -102,10 +102,15 @@ impl GetItemFluentBuilder {
     placeholder_setters!();
     value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
 
-    pub fn send(self) -> Result<GetItemOutput> {
+    pub fn send(
+        self,
+    ) -> std::result::Result<
+        GetItemOutput,
+        crate::error::SdkError<crate::error::operations::GetItemError>,
+    > {
         self.client
             .world()
-            .run("GetItem", |state| execute(state, &self.input))
+            .send("GetItem", |state| execute(state, &self.input))
     }
 }
 
@@ -119,7 +124,7 @@ pub(crate) fn execute(state: &mut State, input: &GetItemInput) -> Result<GetItem
     };
     let parsed = parse_expressions(&exprs)?;
     let key = input.key.as_ref().ok_or_else(|| {
-        Error::validation("The parameter 'Key' is required but was not present in the request")
+        Exception::validation("The parameter 'Key' is required but was not present in the request")
     })?;
     let key = table(state, name)?.schema().key_of_key(key)?;
     let consistent = input.consistent_read.unwrap_or(false);

@@ -2,7 +2,7 @@
 
 use super::builder::{string_setter, value_setter};
 use crate::client::Client;
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::world::State;
 
 /// The parameters of a ListTables request.
@@ -50,17 +50,22 @@ impl ListTablesFluentBuilder {
     );
     value_setter!(limit, set_limit, get_limit: i32);
 
-    pub fn send(self) -> Result<ListTablesOutput> {
+    pub fn send(
+        self,
+    ) -> std::result::Result<
+        ListTablesOutput,
+        crate::error::SdkError<crate::error::operations::ListTablesError>,
+    > {
         self.client
             .world()
-            .run("ListTables", |state| execute(state, &self.input))
+            .send("ListTables", |state| execute(state, &self.input))
     }
 }
 
 pub(crate) fn execute(state: &State, input: &ListTablesInput) -> Result<ListTablesOutput> {
     let limit = match input.limit {
         Some(l) if !(1..=100).contains(&l) => {
-            return Err(Error::validation(format!(
+            return Err(Exception::validation(format!(
                 "1 validation error detected: Value '{l}' at 'limit' failed to satisfy constraint: Member must have value {}",
                 if l < 1 { "greater than or equal to 1" } else { "less than or equal to 100" }
             )))
@@ -94,7 +99,8 @@ impl super::paginate::Paged for ListTablesFluentBuilder {
     type Output = ListTablesOutput;
     type Token = String;
     type Item = String;
-    fn send_page(self) -> Result<ListTablesOutput> {
+    type Error = crate::error::SdkError<crate::error::operations::ListTablesError>;
+    fn send_page(self) -> std::result::Result<ListTablesOutput, Self::Error> {
         self.send()
     }
     fn starting_after(self, token: String) -> Self {

@@ -31,7 +31,7 @@ pub mod update_time_to_live;
 mod builder;
 mod read_path;
 
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::expr::{ExpressionInput, ParsedExpressions};
 use crate::table::key::{KeyValue, StoreKey};
 use crate::table::partition::Stored;
@@ -44,7 +44,7 @@ use std::sync::Arc;
 /// The `TableName` parameter: present, 3–255 characters of `[a-zA-Z0-9_.-]`.
 pub(crate) fn require_table_name(name: &Option<String>) -> Result<&str> {
     let name = name.as_deref().ok_or_else(|| {
-        Error::validation(
+        Exception::validation(
             "The parameter 'TableName' is required but was not present in the request",
         )
     })?;
@@ -77,7 +77,7 @@ pub(crate) fn validate_name(name: &str, field: &str) -> Result<()> {
         return Ok(());
     }
     let n = problems.len();
-    Err(Error::validation(format!(
+    Err(Exception::validation(format!(
         "{n} validation error{} detected: {}",
         if n == 1 { "" } else { "s" },
         problems.join("; ")
@@ -89,7 +89,7 @@ pub(crate) fn table<'a>(state: &'a State, name: &str) -> Result<&'a Table> {
     state
         .tables
         .get(name)
-        .ok_or_else(|| Error::resource_not_found("Requested resource not found"))
+        .ok_or_else(|| Exception::resource_not_found("Requested resource not found"))
 }
 
 /// Parses and validates every expression of a request together (placeholder bookkeeping
@@ -115,7 +115,7 @@ pub(crate) fn prepare_item(
 
 pub(crate) fn check_item_size(item: &Item, max_item_size: usize, update: bool) -> Result<()> {
     if item_size(item) > max_item_size {
-        return Err(Error::validation(if update {
+        return Err(Exception::validation(if update {
             "Item size to update has exceeded the maximum allowed size"
         } else {
             "Item size has exceeded the maximum allowed size"
@@ -134,7 +134,7 @@ pub(crate) fn check_index_keys(table: &Table, item: &Item) -> Result<()> {
             };
             let expected = attribute_type(table, name).unwrap_or(ScalarAttributeType::S);
             let Some(kv) = KeyValue::from_attribute(value, expected) else {
-                return Err(Error::validation(format!(
+                return Err(Exception::validation(format!(
                     "One or more parameter values were invalid: Type mismatch for Index Key {name} Expected: {} Actual: {} IndexName: {}",
                     expected.as_str(),
                     value.type_name(),
@@ -160,7 +160,7 @@ pub(crate) fn attribute_type(table: &Table, name: &str) -> Option<ScalarAttribut
 /// An index being backfilled cannot be read yet.
 pub(crate) fn check_index_readable(index: &crate::table::Index) -> Result<()> {
     if index.status == crate::types::IndexStatus::Creating {
-        return Err(Error::validation(format!(
+        return Err(Exception::validation(format!(
             "Cannot read from backfilling global secondary index: {}",
             index.name
         )));
@@ -172,12 +172,12 @@ pub(crate) fn check_index_readable(index: &crate::table::Index) -> Result<()> {
 pub(crate) fn condition_failed(
     current: Option<&Item>,
     rv: Option<ReturnValuesOnConditionCheckFailure>,
-) -> Error {
+) -> Exception {
     let item = match rv {
         Some(ReturnValuesOnConditionCheckFailure::AllOld) => current.cloned(),
         _ => None,
     };
-    Error::ConditionalCheckFailed {
+    Exception::ConditionalCheckFailed {
         message: "The conditional request failed".to_string(),
         item,
     }
@@ -289,7 +289,7 @@ fn check_item_collection(
     };
     let size = collection(&table.store) + lsis.iter().map(|i| collection(&i.store)).sum::<usize>();
     if size - before.min(size) + after > limit {
-        return Err(Error::ItemCollectionSizeLimitExceeded {
+        return Err(Exception::ItemCollectionSizeLimitExceeded {
             message: "Collection size exceeded.".to_string(),
         });
     }

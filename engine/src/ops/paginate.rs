@@ -17,8 +17,6 @@
 //! paginator stops if a page's key repeats the one it was sent with, so a key that does not
 //! advance cannot loop forever. `page_size(n)` sets `Limit` on every request.
 
-use crate::error::Result;
-
 /// An operation whose output is paged. Not part of the SDK: the one trait the engine's three
 /// paginators share.
 pub trait Paged: Clone + std::fmt::Debug {
@@ -28,8 +26,10 @@ pub trait Paged: Clone + std::fmt::Debug {
     type Token: Clone + PartialEq + std::fmt::Debug;
     /// What a page holds.
     type Item: std::fmt::Debug;
+    /// How a page's request fails (`SdkError<QueryError>`, …).
+    type Error: std::fmt::Debug;
     /// Sends the request for one page.
-    fn send_page(self) -> Result<Self::Output>;
+    fn send_page(self) -> Result<Self::Output, Self::Error>;
     /// The request, starting after `token`.
     fn starting_after(self, token: Self::Token) -> Self;
     /// The request, with `Limit` set.
@@ -107,7 +107,7 @@ pub struct PaginationStream<B: Paged> {
 }
 
 impl<B: Paged> Iterator for PaginationStream<B> {
-    type Item = Result<B::Output>;
+    type Item = Result<B::Output, B::Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
         let (request, sent_after) = self.next.take()?;
@@ -133,7 +133,7 @@ pub struct ItemStream<B: Paged> {
 }
 
 impl<B: Paged> Iterator for ItemStream<B> {
-    type Item = Result<B::Item>;
+    type Item = Result<B::Item, B::Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
@@ -151,12 +151,13 @@ impl<B: Paged> Iterator for ItemStream<B> {
 /// Implements [`Paged`] for a Query- or Scan-shaped builder (`exclusive_start_key` →
 /// `last_evaluated_key`, `items`).
 macro_rules! paged_by_key {
-    ($builder:ty, $output:ty) => {
+    ($builder:ty, $output:ty, $error:ty) => {
         impl $crate::ops::paginate::Paged for $builder {
             type Output = $output;
             type Token = $crate::value::Item;
             type Item = $crate::value::Item;
-            fn send_page(self) -> $crate::error::Result<$output> {
+            type Error = $crate::error::SdkError<$error>;
+            fn send_page(self) -> std::result::Result<$output, Self::Error> {
                 self.send()
             }
             fn starting_after(self, token: $crate::value::Item) -> Self {

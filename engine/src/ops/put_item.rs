@@ -15,7 +15,7 @@ use super::{
     prepare_item, require_table_name, table, write_cost,
 };
 use crate::client::Client;
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::expr::ExpressionInput;
 use crate::types::{
     ConsumedCapacity, ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure,
@@ -87,10 +87,15 @@ impl PutItemFluentBuilder {
         &self.input
     }
 
-    pub fn send(self) -> Result<PutItemOutput> {
+    pub fn send(
+        self,
+    ) -> std::result::Result<
+        PutItemOutput,
+        crate::error::SdkError<crate::error::operations::PutItemError>,
+    > {
         self.client
             .world()
-            .run("PutItem", move |state| execute(state, self.input))
+            .send("PutItem", move |state| execute(state, self.input))
     }
 }
 
@@ -106,13 +111,13 @@ pub(crate) fn execute(state: &mut State, mut input: PutItemInput) -> Result<PutI
     match input.return_values {
         None | Some(ReturnValue::None) | Some(ReturnValue::AllOld) => {}
         Some(_) => {
-            return Err(Error::validation(
+            return Err(Exception::validation(
                 "ReturnValues can only be ALL_OLD or NONE",
             ))
         }
     }
     let item = input.item.take().ok_or_else(|| {
-        Error::validation("The parameter 'Item' is required but was not present in the request")
+        Exception::validation("The parameter 'Item' is required but was not present in the request")
     })?;
     let table = table(state, name)?;
     let (key, item) = prepare_item(table, item, state.config.max_item_size, false)?;

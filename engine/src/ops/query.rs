@@ -19,7 +19,7 @@ use super::read_path::{evaluated_key, highest_with, lowest_with, start_key, walk
 use super::{parse_expressions, require_table_name, table};
 use crate::capacity::{read_units_min_blocks, Consumption, ReadKind};
 use crate::client::Client;
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::expr::{ExpressionInput, SortCondition};
 use crate::table::key::{KeyValue, StoreKey};
 use crate::table::IndexKind;
@@ -120,17 +120,22 @@ impl QueryFluentBuilder {
     );
     value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
 
-    pub fn send(self) -> Result<QueryOutput> {
+    pub fn send(
+        self,
+    ) -> std::result::Result<
+        QueryOutput,
+        crate::error::SdkError<crate::error::operations::QueryError>,
+    > {
         self.client
             .world()
-            .run("Query", |state| execute(state, &self.input))
+            .send("Query", |state| execute(state, &self.input))
     }
 }
 
 /// Checks `Limit` (≥ 1) and returns it as a count.
 pub(crate) fn check_limit(limit: Option<i32>) -> Result<Option<usize>> {
     match limit {
-        Some(l) if l < 1 => Err(Error::validation(format!(
+        Some(l) if l < 1 => Err(Exception::validation(format!(
             "1 validation error detected: Value '{l}' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"
         ))),
         Some(l) => Ok(Some(l as usize)),
@@ -149,20 +154,20 @@ pub(crate) fn check_select(
         None => return Ok(false),
     };
     if has_projection && select != Select::SpecificAttributes {
-        return Err(Error::validation(format!(
+        return Err(Exception::validation(format!(
             "Cannot specify the ProjectionExpression when choosing to get {}",
             select.as_str()
         )));
     }
     match select {
-        Select::SpecificAttributes if !has_projection => Err(Error::validation(
+        Select::SpecificAttributes if !has_projection => Err(Exception::validation(
             "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES",
         )),
-        Select::AllProjectedAttributes if index.is_none() => Err(Error::validation(
+        Select::AllProjectedAttributes if index.is_none() => Err(Exception::validation(
             "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName",
         )),
         Select::AllAttributes => match index {
-            Some((name, IndexKind::Global, false)) => Err(Error::validation(format!(
+            Some((name, IndexKind::Global, false)) => Err(Exception::validation(format!(
                 "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index {name} because its projection type is not ALL"
             ))),
             _ => Ok(false),
@@ -176,7 +181,7 @@ pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutp
     let name = require_table_name(&input.table_name)?;
     state.log.target(name, input.index_name.as_deref());
     let key_condition = input.key_condition_expression.as_deref().ok_or_else(|| {
-        Error::validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
+        Exception::validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
     })?;
     let parsed = parse_expressions(&ExpressionInput {
         key_condition: Some(key_condition),
@@ -195,7 +200,7 @@ pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutp
     let table_schema = table.schema().clone();
     let index = match &input.index_name {
         Some(index_name) => Some(table.index(index_name).ok_or_else(|| {
-            Error::validation(format!(
+            Exception::validation(format!(
                 "The table does not have the specified index: {index_name}"
             ))
         })?),
@@ -204,7 +209,7 @@ pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutp
     if let Some(index) = index {
         super::check_index_readable(index)?;
         if index.kind == IndexKind::Global && consistent {
-            return Err(Error::validation(
+            return Err(Exception::validation(
                 "Consistent reads are not supported on global secondary indexes",
             ));
         }
@@ -237,14 +242,16 @@ pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutp
     if let Some(filter) = &parsed.filter {
         for attribute in filter.top_level_names() {
             if store_schema.is_key_attribute(attribute) {
-                return Err(Error::validation(format!(
+                return Err(Exception::validation(format!(
                     "Filter Expression can only contain non-primary key attributes: Primary key attribute: {attribute}"
                 )));
             }
         }
     }
     let pk = KeyValue::from_attribute(&key_condition.partition_value, store_schema.pk_type)
-        .ok_or_else(|| Error::validation("Condition parameter type does not match schema type"))?;
+        .ok_or_else(|| {
+            Exception::validation("Condition parameter type does not match schema type")
+        })?;
     let hash = pk.partition_hash();
     let sk_type = store_schema.sk.as_ref().map(|(_, t)| *t);
     let sort_key = |v: &AttributeValue| sk_type.and_then(|t| KeyValue::from_attribute(v, t));
@@ -252,7 +259,7 @@ pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutp
     if let Some(esk) = &input.exclusive_start_key {
         let start = start_key(esk, &store_schema, base_schema)?;
         if start.pk != pk {
-            return Err(Error::validation("The provided starting key is invalid: The provided key element does not match the schema"));
+            return Err(Exception::validation("The provided starting key is invalid: The provided key element does not match the schema"));
         }
         if forward {
             lo = Bound::Excluded(start);
@@ -364,4 +371,8 @@ fn sort_bounds(
     (l, h)
 }
 
-super::paginate::paged_by_key!(QueryFluentBuilder, QueryOutput);
+super::paginate::paged_by_key!(
+    QueryFluentBuilder,
+    QueryOutput,
+    crate::error::operations::QueryError
+);

@@ -8,7 +8,7 @@
 
 use std::ops::Bound;
 
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::expr::{Condition, Projection};
 use crate::table::key::{KeySchema, KeyValue, StoreKey};
 use crate::table::partition::{Data, Stored};
@@ -132,7 +132,7 @@ pub(crate) fn start_key(
     table: Option<&KeySchema>,
 ) -> Result<StoreKey> {
     let invalid = || {
-        Error::validation("The provided starting key is invalid: The provided key element does not match the schema")
+        Exception::validation("The provided starting key is invalid: The provided key element does not match the schema")
     };
     let mut expected: Vec<&str> = vec![store.pk.as_str()];
     expected.extend(store.sk_name());

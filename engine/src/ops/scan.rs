@@ -20,7 +20,7 @@ use super::read_path::{evaluated_key, start_key, walk, Pager};
 use super::{parse_expressions, require_table_name, table};
 use crate::capacity::{read_units_min_blocks, Consumption, ReadKind};
 use crate::client::Client;
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::expr::ExpressionInput;
 use crate::table::key::{KeyValue, StoreKey};
 use crate::table::IndexKind;
@@ -112,17 +112,20 @@ impl ScanFluentBuilder {
     value_setter!(total_segments, set_total_segments, get_total_segments: i32);
     value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
 
-    pub fn send(self) -> Result<ScanOutput> {
+    pub fn send(
+        self,
+    ) -> std::result::Result<ScanOutput, crate::error::SdkError<crate::error::operations::ScanError>>
+    {
         self.client
             .world()
-            .run("Scan", |state| execute(state, &self.input))
+            .send("Scan", |state| execute(state, &self.input))
     }
 }
 
 /// The hash slice `[lo, hi]` of one parallel-scan segment.
 fn segment_range(segment: i32, total: i32) -> Result<(u64, u64)> {
     if !(1..=MAX_TOTAL_SEGMENTS).contains(&total) {
-        return Err(Error::validation(format!(
+        return Err(Exception::validation(format!(
             "1 validation error detected: Value '{total}' at 'totalSegments' failed to satisfy constraint: Member must have value {}",
             if total < 1 {
                 "greater than or equal to 1".to_string()
@@ -132,12 +135,12 @@ fn segment_range(segment: i32, total: i32) -> Result<(u64, u64)> {
         )));
     }
     if segment < 0 {
-        return Err(Error::validation(format!(
+        return Err(Exception::validation(format!(
             "1 validation error detected: Value '{segment}' at 'segment' failed to satisfy constraint: Member must have value greater than or equal to 0"
         )));
     }
     if segment >= total {
-        return Err(Error::validation(format!(
+        return Err(Exception::validation(format!(
             "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: {segment} is not less than TotalSegments: {total}"
         )));
     }
@@ -165,17 +168,17 @@ pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput
         (None, None) => (0, u64::MAX),
         (Some(s), Some(t)) => segment_range(s, t)?,
         (Some(_), None) => {
-            return Err(Error::validation("The TotalSegments parameter is required but was not present in the request when Segment parameter is present"))
+            return Err(Exception::validation("The TotalSegments parameter is required but was not present in the request when Segment parameter is present"))
         }
         (None, Some(_)) => {
-            return Err(Error::validation("The Segment parameter is required but was not present in the request when parameter TotalSegments is present"))
+            return Err(Exception::validation("The Segment parameter is required but was not present in the request when parameter TotalSegments is present"))
         }
     };
     let table = table(state, name)?;
     let table_schema = table.schema().clone();
     let index = match &input.index_name {
         Some(index_name) => Some(table.index(index_name).ok_or_else(|| {
-            Error::validation(format!(
+            Exception::validation(format!(
                 "The table does not have the specified index: {index_name}"
             ))
         })?),
@@ -186,7 +189,7 @@ pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput
         super::check_index_readable(i)?;
     }
     if index_kind == Some(IndexKind::Global) && consistent {
-        return Err(Error::validation(
+        return Err(Exception::validation(
             "Consistent reads are not supported on global secondary indexes",
         ));
     }
@@ -218,7 +221,7 @@ pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput
     if let Some(esk) = &input.exclusive_start_key {
         let start = start_key(esk, &store_schema, base_schema)?;
         if start.hash < seg_lo || start.hash > seg_hi {
-            return Err(Error::validation("The provided starting key is invalid: The provided key element does not match the segment"));
+            return Err(Exception::validation("The provided starting key is invalid: The provided key element does not match the segment"));
         }
         lo = Bound::Excluded(start);
     }
@@ -303,4 +306,8 @@ pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput
 /// Largest `TotalSegments` of a parallel scan. DynamoDB: 1,000,000.
 pub const MAX_TOTAL_SEGMENTS: i32 = 1_000_000;
 
-super::paginate::paged_by_key!(ScanFluentBuilder, ScanOutput);
+super::paginate::paged_by_key!(
+    ScanFluentBuilder,
+    ScanOutput,
+    crate::error::operations::ScanError
+);

@@ -15,7 +15,7 @@
 use super::builder::{string_setter, value_setter};
 use super::require_table_name;
 use crate::client::Client;
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::stream::{format_sequence, Record, Stream};
 use crate::types::{KeySchemaElement, StreamViewType};
 use crate::world::State;
@@ -63,7 +63,7 @@ fn stream_of<'a>(state: &'a State, arn: &str) -> Result<(&'a str, &'a Stream)> {
                 .map(|s| (t.name.as_str(), s))
         })
         .ok_or_else(|| {
-            Error::resource_not_found(format!(
+            Exception::resource_not_found(format!(
                 "Requested resource not found: Stream: {arn} not found"
             ))
         })
@@ -88,10 +88,15 @@ impl DescribeStreamFluentBuilder {
         self
     }
 
-    pub fn send(self) -> Result<StreamDescription> {
-        self.client.world().run("DescribeStream", |state| {
+    pub fn send(
+        self,
+    ) -> std::result::Result<
+        StreamDescription,
+        crate::error::SdkError<crate::error::operations::DescribeStreamError>,
+    > {
+        self.client.world().send("DescribeStream", |state| {
             let arn = self.stream_arn.as_deref().ok_or_else(|| {
-                Error::validation(
+                Exception::validation(
                     "The parameter 'StreamArn' is required but was not present in the request",
                 )
             })?;
@@ -153,28 +158,33 @@ impl GetShardIteratorFluentBuilder {
     string_setter!(sequence_number, set_sequence_number, get_sequence_number);
 
     /// Returns the iterator (an opaque string).
-    pub fn send(self) -> Result<String> {
-        self.client.world().run("GetShardIterator", |state| {
+    pub fn send(
+        self,
+    ) -> std::result::Result<
+        String,
+        crate::error::SdkError<crate::error::operations::GetShardIteratorError>,
+    > {
+        self.client.world().send("GetShardIterator", |state| {
             let input = &self.input;
             let arn = input.stream_arn.as_deref().ok_or_else(|| {
-                Error::validation("The parameter 'StreamArn' is required but was not present in the request")
+                Exception::validation("The parameter 'StreamArn' is required but was not present in the request")
             })?;
             let shard_id = input.shard_id.as_deref().ok_or_else(|| {
-                Error::validation("The parameter 'ShardId' is required but was not present in the request")
+                Exception::validation("The parameter 'ShardId' is required but was not present in the request")
             })?;
             let kind = input.shard_iterator_type.ok_or_else(|| {
-                Error::validation("The parameter 'ShardIteratorType' is required but was not present in the request")
+                Exception::validation("The parameter 'ShardIteratorType' is required but was not present in the request")
             })?;
             let (_, stream) = stream_of(state, arn)?;
             let shard = stream.shards.iter().find(|s| s.shard_id == shard_id).ok_or_else(|| {
-                Error::resource_not_found(format!("Requested resource not found: Shard does not exist: {shard_id}"))
+                Exception::resource_not_found(format!("Requested resource not found: Shard does not exist: {shard_id}"))
             })?;
             let sequence = || -> Result<u64> {
                 input
                     .sequence_number
                     .as_deref()
                     .and_then(|s| s.parse::<u64>().ok())
-                    .ok_or_else(|| Error::validation("A valid SequenceNumber is required for AT_SEQUENCE_NUMBER and AFTER_SEQUENCE_NUMBER"))
+                    .ok_or_else(|| Exception::validation("A valid SequenceNumber is required for AT_SEQUENCE_NUMBER and AFTER_SEQUENCE_NUMBER"))
             };
             let position = match kind {
                 ShardIteratorType::TrimHorizon => shard.trimmed_before.max(shard.starting_sequence_number),
@@ -190,8 +200,8 @@ impl GetShardIteratorFluentBuilder {
     }
 }
 
-fn trimmed() -> Error {
-    Error::TrimmedDataAccess {
+fn trimmed() -> Exception {
+    Exception::TrimmedDataAccess {
         message: "The operation attempted to read past the oldest stream record in a shard."
             .to_string(),
     }
@@ -252,14 +262,19 @@ impl GetRecordsFluentBuilder {
         self
     }
 
-    pub fn send(self) -> Result<GetRecordsOutput> {
-        self.client.world().run("GetRecords", |state| {
+    pub fn send(
+        self,
+    ) -> std::result::Result<
+        GetRecordsOutput,
+        crate::error::SdkError<crate::error::operations::GetRecordsError>,
+    > {
+        self.client.world().send("GetRecords", |state| {
             let iterator = self.shard_iterator.as_deref().ok_or_else(|| {
-                Error::validation("The parameter 'ShardIterator' is required but was not present in the request")
+                Exception::validation("The parameter 'ShardIterator' is required but was not present in the request")
             })?;
             let limit = match self.limit {
                 Some(l) if !(1..=1000).contains(&l) => {
-                    return Err(Error::validation(format!(
+                    return Err(Exception::validation(format!(
                         "1 validation error detected: Value '{l}' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 1000"
                     )))
                 }
@@ -267,9 +282,9 @@ impl GetRecordsFluentBuilder {
                 None => 1000,
             };
             let (arn, shard_id, position, issued) =
-                decode(iterator).ok_or_else(|| Error::validation("Invalid ShardIterator"))?;
+                decode(iterator).ok_or_else(|| Exception::validation("Invalid ShardIterator"))?;
             if state.now_ms.saturating_sub(issued) > ITERATOR_LIFETIME_MS {
-                return Err(Error::ExpiredIterator { message: "Iterator expired. The iterator was created more than 15 minutes ago.".to_string() });
+                return Err(Exception::ExpiredIterator { message: "Iterator expired. The iterator was created more than 15 minutes ago.".to_string() });
             }
             let (table, stream) = stream_of(state, &arn)?;
             let shard = stream
@@ -324,8 +339,13 @@ impl ListStreamsFluentBuilder {
     }
 
     /// Returns the stream ARNs.
-    pub fn send(self) -> Result<Vec<String>> {
-        self.client.world().run("ListStreams", |state| {
+    pub fn send(
+        self,
+    ) -> std::result::Result<
+        Vec<String>,
+        crate::error::SdkError<crate::error::operations::ListStreamsError>,
+    > {
+        self.client.world().send("ListStreams", |state| {
             if let Some(name) = &self.table_name {
                 require_table_name(&Some(name.clone()))?;
             }

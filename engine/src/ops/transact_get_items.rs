@@ -12,7 +12,7 @@ use super::transact_write_items::{report, MAX_ACTIONS};
 use super::{parse_expressions, require_table_name, table};
 use crate::capacity::{read_units, Consumption, ReadKind};
 use crate::client::Client;
-use crate::error::{CancellationReason, Error, Result};
+use crate::error::{CancellationReason, Exception, Result};
 use crate::expr::ExpressionInput;
 use crate::types::{ConsumedCapacity, ReturnConsumedCapacity};
 use crate::value::{item_size, Item};
@@ -101,10 +101,15 @@ impl TransactGetItemsFluentBuilder {
     }
     value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
 
-    pub fn send(self) -> Result<TransactGetItemsOutput> {
+    pub fn send(
+        self,
+    ) -> std::result::Result<
+        TransactGetItemsOutput,
+        crate::error::SdkError<crate::error::operations::TransactGetItemsError>,
+    > {
         self.client
             .world()
-            .run("TransactGetItems", |state| execute(state, &self.input))
+            .send("TransactGetItems", |state| execute(state, &self.input))
     }
 }
 
@@ -114,13 +119,13 @@ pub(crate) fn execute(
 ) -> Result<TransactGetItemsOutput> {
     let n = input.transact_items.len();
     if n == 0 || n > MAX_ACTIONS {
-        return Err(Error::validation(format!(
+        return Err(Exception::validation(format!(
             "1 validation error detected: Value '{n}' at 'transactItems' failed to satisfy constraint: Member must have length {}",
             if n == 0 { "greater than or equal to 1" } else { "less than or equal to 100" }
         )));
     }
     if input.return_consumed_capacity == Some(ReturnConsumedCapacity::Indexes) {
-        return Err(Error::validation(
+        return Err(Exception::validation(
             "1 validation error detected: Value 'INDEXES' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [TOTAL, NONE]",
         ));
     }
@@ -128,7 +133,9 @@ pub(crate) fn execute(
     let mut seen = std::collections::BTreeSet::new();
     for entry in &input.transact_items {
         let get = entry.get.as_ref().ok_or_else(|| {
-            Error::validation("The parameter 'Get' is required but was not present in the request")
+            Exception::validation(
+                "The parameter 'Get' is required but was not present in the request",
+            )
         })?;
         let name = require_table_name(&get.table_name)?.to_string();
         let parsed = parse_expressions(&ExpressionInput {
@@ -137,11 +144,13 @@ pub(crate) fn execute(
             ..ExpressionInput::default()
         })?;
         let key = get.key.as_ref().ok_or_else(|| {
-            Error::validation("The parameter 'Key' is required but was not present in the request")
+            Exception::validation(
+                "The parameter 'Key' is required but was not present in the request",
+            )
         })?;
         let key = table(state, &name)?.schema().key_of_key(key)?;
         if !seen.insert((name.clone(), key.clone())) {
-            return Err(Error::validation(
+            return Err(Exception::validation(
                 "Transaction request cannot include multiple operations on one item",
             ));
         }
@@ -162,19 +171,21 @@ pub(crate) fn execute(
         if let Err(e) = state.admit_read(&name, key.hash, units) {
             failed = true;
             reasons.push(CancellationReason {
-                code: if matches!(e, Error::Throttling { .. }) {
-                    "ThrottlingError"
-                } else {
-                    "ProvisionedThroughputExceeded"
-                }
-                .into(),
+                code: Some(
+                    if matches!(e, Exception::Throttling { .. }) {
+                        "ThrottlingError"
+                    } else {
+                        "ProvisionedThroughputExceeded"
+                    }
+                    .into(),
+                ),
                 message: Some(e.message().to_string()),
                 item: None,
             });
             continue;
         }
         reasons.push(CancellationReason {
-            code: "None".into(),
+            code: Some("None".into()),
             message: None,
             item: None,
         });
@@ -190,8 +201,8 @@ pub(crate) fn execute(
         });
     }
     if failed {
-        let codes: Vec<&str> = reasons.iter().map(|r| r.code.as_str()).collect();
-        return Err(Error::TransactionCanceled {
+        let codes: Vec<&str> = reasons.iter().map(|r| r.code().unwrap_or("None")).collect();
+        return Err(Exception::TransactionCanceled {
             message: format!("Transaction cancelled, please refer cancellation reasons for specific reasons [{}]", codes.join(", ")),
             cancellation_reasons: reasons,
         });

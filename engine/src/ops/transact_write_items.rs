@@ -27,7 +27,7 @@ use super::{
 };
 use crate::capacity::{read_units, Consumption, ReadKind};
 use crate::client::Client;
-use crate::error::{CancellationReason, Error, Result};
+use crate::error::{CancellationReason, Exception, Result};
 use crate::expr::ExpressionInput;
 use crate::table::key::StoreKey;
 use crate::types::{ConsumedCapacity, ReturnConsumedCapacity, ReturnValuesOnConditionCheckFailure};
@@ -141,10 +141,15 @@ impl TransactWriteItemsFluentBuilder {
     }
     value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
 
-    pub fn send(self) -> Result<TransactWriteItemsOutput> {
+    pub fn send(
+        self,
+    ) -> std::result::Result<
+        TransactWriteItemsOutput,
+        crate::error::SdkError<crate::error::operations::TransactWriteItemsError>,
+    > {
         self.client
             .world()
-            .run("TransactWriteItems", |state| execute(state, &self.input))
+            .send("TransactWriteItems", |state| execute(state, &self.input))
     }
 }
 
@@ -172,7 +177,7 @@ fn common(item: &TransactWriteItem) -> Result<Common<'_>> {
         + usize::from(item.delete.is_some())
         + usize::from(item.condition_check.is_some());
     if set != 1 {
-        return Err(Error::validation(
+        return Err(Exception::validation(
             "TransactItems can only contain one of Check, Put, Update or Delete",
         ));
     }
@@ -203,7 +208,7 @@ fn common(item: &TransactWriteItem) -> Result<Common<'_>> {
     } else {
         let c = item.condition_check.as_ref().expect("counted above");
         if c.condition_expression.is_none() {
-            return Err(Error::validation(
+            return Err(Exception::validation(
                 "The parameter 'ConditionExpression' is required but was not present in the request",
             ));
         }
@@ -223,14 +228,14 @@ pub(crate) fn execute(
 ) -> Result<TransactWriteItemsOutput> {
     let n = input.transact_items.len();
     if n == 0 || n > MAX_ACTIONS {
-        return Err(Error::validation(format!(
+        return Err(Exception::validation(format!(
             "1 validation error detected: Value '{n}' at 'transactItems' failed to satisfy constraint: Member must have length {}",
             if n == 0 { "greater than or equal to 1" } else { "less than or equal to 100" }
         )));
     }
     if let Some(token) = &input.client_request_token {
         if token.is_empty() || token.len() > 36 {
-            return Err(Error::validation(format!(
+            return Err(Exception::validation(format!(
                 "1 validation error detected: Value '{token}' at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36"
             )));
         }
@@ -240,7 +245,7 @@ pub(crate) fn execute(
         if let Some((seen, at)) = state.transaction_tokens.get(token) {
             if state.now_ms.saturating_sub(*at) <= TOKEN_WINDOW_MS {
                 if *seen != fingerprint {
-                    return Err(Error::IdempotentParameterMismatch {
+                    return Err(Exception::IdempotentParameterMismatch {
                         message: "Request has a ClientRequestToken that was already used with different parameters"
                             .to_string(),
                     });
@@ -272,7 +277,7 @@ pub(crate) fn execute(
         let (key, put_item) = match &item.put {
             Some(p) => {
                 let raw = p.item.clone().ok_or_else(|| {
-                    Error::validation(
+                    Exception::validation(
                         "The parameter 'Item' is required but was not present in the request",
                     )
                 })?;
@@ -287,7 +292,7 @@ pub(crate) fn execute(
                     .or(item.delete.as_ref().and_then(|d| d.key.as_ref()))
                     .or(item.condition_check.as_ref().and_then(|d| d.key.as_ref()))
                     .ok_or_else(|| {
-                        Error::validation(
+                        Exception::validation(
                             "The parameter 'Key' is required but was not present in the request",
                         )
                     })?;
@@ -295,7 +300,7 @@ pub(crate) fn execute(
             }
         };
         if !seen.insert((name.clone(), key.clone())) {
-            return Err(Error::validation(
+            return Err(Exception::validation(
                 "Transaction request cannot include multiple operations on one item",
             ));
         }
@@ -308,7 +313,7 @@ pub(crate) fn execute(
             .is_none_or(|cond| cond.evaluate(current));
         if !condition_ok {
             reasons.push(CancellationReason {
-                code: "ConditionalCheckFailed".to_string(),
+                code: Some("ConditionalCheckFailed".to_string()),
                 message: Some("The conditional request failed".to_string()),
                 item: match c.rv {
                     Some(ReturnValuesOnConditionCheckFailure::AllOld) => current.cloned(),
@@ -330,7 +335,7 @@ pub(crate) fn execute(
                 Ok(plan) => Some(Some(plan.new)),
                 Err(e) => {
                     reasons.push(CancellationReason {
-                        code: "ValidationError".to_string(),
+                        code: Some("ValidationError".to_string()),
                         message: Some(e.message().to_string()),
                         item: None,
                     });
@@ -348,7 +353,7 @@ pub(crate) fn execute(
             None => write_cost(current, None, true),
         };
         reasons.push(CancellationReason {
-            code: "None".to_string(),
+            code: Some("None".to_string()),
             message: None,
             item: None,
         });
@@ -360,7 +365,7 @@ pub(crate) fn execute(
         }));
     }
     if aggregate > MAX_AGGREGATE_BYTES {
-        return Err(Error::validation(
+        return Err(Exception::validation(
             "Transaction request size exceeds the 4 MB limit",
         ));
     }
@@ -382,12 +387,14 @@ pub(crate) fn execute(
                         return Err(e);
                     }
                     reasons[i] = CancellationReason {
-                        code: if matches!(e, Error::Throttling { .. }) {
-                            "ThrottlingError"
-                        } else {
-                            "ProvisionedThroughputExceeded"
-                        }
-                        .to_string(),
+                        code: Some(
+                            if matches!(e, Exception::Throttling { .. }) {
+                                "ThrottlingError"
+                            } else {
+                                "ProvisionedThroughputExceeded"
+                            }
+                            .to_string(),
+                        ),
                         message: Some(e.message().to_string()),
                         item: None,
                     };
@@ -395,9 +402,9 @@ pub(crate) fn execute(
             }
         }
     }
-    if reasons.iter().any(|r| r.code != "None") {
-        let codes: Vec<&str> = reasons.iter().map(|r| r.code.as_str()).collect();
-        return Err(Error::TransactionCanceled {
+    if reasons.iter().any(|r| r.code() != Some("None")) {
+        let codes: Vec<&str> = reasons.iter().map(|r| r.code().unwrap_or("None")).collect();
+        return Err(Exception::TransactionCanceled {
             message: format!(
                 "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]",
                 codes.join(", ")

@@ -20,7 +20,7 @@ use super::{
     condition_failed, parse_expressions, require_table_name, table, write_cost,
 };
 use crate::client::Client;
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::expr::{ExpressionInput, UpdateExpr};
 use crate::table::key::StoreKey;
 use crate::table::Table;
@@ -95,10 +95,15 @@ impl UpdateItemFluentBuilder {
     value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
     value_setter!(return_values_on_condition_check_failure, set_return_values_on_condition_check_failure, get_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure);
 
-    pub fn send(self) -> Result<UpdateItemOutput> {
+    pub fn send(
+        self,
+    ) -> std::result::Result<
+        UpdateItemOutput,
+        crate::error::SdkError<crate::error::operations::UpdateItemError>,
+    > {
         self.client
             .world()
-            .run("UpdateItem", |state| execute(state, &self.input))
+            .send("UpdateItem", |state| execute(state, &self.input))
     }
 }
 
@@ -120,7 +125,7 @@ pub(crate) fn plan_update(
     if let Some(update) = update {
         for target in update.top_level_targets() {
             if schema.is_key_attribute(target) {
-                return Err(Error::validation(format!(
+                return Err(Exception::validation(format!(
                     "One or more parameter values were invalid: Cannot update attribute {target}. This attribute is part of the key"
                 )));
             }
@@ -148,7 +153,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateItemInput) -> Result<Upda
     };
     let parsed = parse_expressions(&exprs)?;
     let key = input.key.as_ref().ok_or_else(|| {
-        Error::validation("The parameter 'Key' is required but was not present in the request")
+        Exception::validation("The parameter 'Key' is required but was not present in the request")
     })?;
     let table = table(state, name)?;
     let key = table.schema().key_of_key(key)?;

@@ -12,7 +12,7 @@ use super::create_table::{partitions_for_throughput, stream_arn, stream_label};
 use super::describe_table::describe;
 use super::{require_table_name, validate_name};
 use crate::client::Client;
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::table::key::KeySchema;
 use crate::table::{Index, IndexKind, Store};
 use crate::types::{
@@ -80,15 +80,20 @@ impl UpdateTableFluentBuilder {
         self
     }
 
-    pub fn send(self) -> Result<UpdateTableOutput> {
+    pub fn send(
+        self,
+    ) -> std::result::Result<
+        UpdateTableOutput,
+        crate::error::SdkError<crate::error::operations::UpdateTableError>,
+    > {
         self.client
             .world()
-            .run("UpdateTable", |state| execute(state, &self.input))
+            .send("UpdateTable", |state| execute(state, &self.input))
     }
 }
 
-fn invalid(reason: impl std::fmt::Display) -> Error {
-    Error::validation(format!(
+fn invalid(reason: impl std::fmt::Display) -> Exception {
+    Exception::validation(format!(
         "One or more parameter values were invalid: {reason}"
     ))
 }
@@ -99,7 +104,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
     let ms_per_1000 = state.config.backfill_ms_per_1000_items;
     let epoch_ms = state.config.epoch_seconds * 1000 + now;
     let table = state.tables.get(&name).ok_or_else(|| {
-        Error::resource_not_found(format!(
+        Exception::resource_not_found(format!(
             "Requested resource not found: Table: {name} not found"
         ))
     })?;
@@ -149,7 +154,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
                 .filter(|i| i.kind == IndexKind::Global)
                 .count();
             if gsis >= super::create_table::MAX_GSIS {
-                return Err(Error::LimitExceeded {
+                return Err(Exception::LimitExceeded {
                     message: format!("Subscriber limit exceeded: The table has {gsis} global secondary indexes, the maximum"),
                 });
             }
@@ -199,7 +204,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
             match table.index(index_name) {
                 Some(i) if i.kind == IndexKind::Global => {}
                 _ => {
-                    return Err(Error::resource_not_found(format!(
+                    return Err(Exception::resource_not_found(format!(
                         "Requested resource not found: Index: {index_name} not found"
                     )))
                 }
@@ -210,7 +215,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
     if let Some(spec) = &input.stream_specification {
         match (spec.stream_enabled, table.stream.is_some()) {
             (true, true) => {
-                return Err(Error::ResourceInUse {
+                return Err(Exception::ResourceInUse {
                     message: format!("Table {name} already has an enabled stream"),
                 })
             }

@@ -9,7 +9,7 @@
 use super::builder::{string_setter, value_setter};
 use super::require_table_name;
 use crate::client::Client;
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::world::State;
 
 /// Whether TTL is on, and on which attribute.
@@ -66,10 +66,15 @@ impl UpdateTimeToLiveFluentBuilder {
     string_setter!(table_name, set_table_name, get_table_name);
     value_setter!(time_to_live_specification, set_time_to_live_specification, get_time_to_live_specification: TimeToLiveSpecification);
 
-    pub fn send(self) -> Result<UpdateTimeToLiveOutput> {
+    pub fn send(
+        self,
+    ) -> std::result::Result<
+        UpdateTimeToLiveOutput,
+        crate::error::SdkError<crate::error::operations::UpdateTimeToLiveError>,
+    > {
         self.client
             .world()
-            .run("UpdateTimeToLive", |state| execute(state, &self.input))
+            .send("UpdateTimeToLive", |state| execute(state, &self.input))
     }
 }
 
@@ -82,25 +87,25 @@ pub(crate) fn execute(
 ) -> Result<UpdateTimeToLiveOutput> {
     let name = require_table_name(&input.table_name)?.to_string();
     let spec = input.time_to_live_specification.clone().ok_or_else(|| {
-        Error::validation("The parameter 'TimeToLiveSpecification' is required but was not present in the request")
+        Exception::validation("The parameter 'TimeToLiveSpecification' is required but was not present in the request")
     })?;
     if spec.attribute_name.is_empty() || spec.attribute_name.len() > 255 {
-        return Err(Error::validation(format!(
+        return Err(Exception::validation(format!(
             "1 validation error detected: Value '{}' at 'timeToLiveSpecification.attributeName' failed to satisfy constraint: Member must have length between 1 and 255",
             spec.attribute_name
         )));
     }
     let now = state.now_ms;
     let table = state.tables.get_mut(&name).ok_or_else(|| {
-        Error::resource_not_found(format!(
+        Exception::resource_not_found(format!(
             "Requested resource not found: Table: {name} not found"
         ))
     })?;
     match (&table.ttl.attribute, spec.enabled) {
-        (Some(_), true) => return Err(Error::validation("TimeToLive is already enabled")),
-        (None, false) => return Err(Error::validation("TimeToLive is already disabled")),
+        (Some(_), true) => return Err(Exception::validation("TimeToLive is already enabled")),
+        (None, false) => return Err(Exception::validation("TimeToLive is already disabled")),
         (Some(current), false) if *current != spec.attribute_name => {
-            return Err(Error::validation(format!(
+            return Err(Exception::validation(format!(
                 "TimeToLive is active on a different AttributeName: current AttributeName is {current}"
             )))
         }
@@ -111,7 +116,7 @@ pub(crate) fn execute(
         .last_change_ms
         .is_some_and(|t| now < t + TTL_CHANGE_INTERVAL_MS)
     {
-        return Err(Error::validation(
+        return Err(Exception::validation(
             "Time to live has been modified multiple times within a fixed interval",
         ));
     }
@@ -166,11 +171,16 @@ impl DescribeTimeToLiveFluentBuilder {
     }
     string_setter!(table_name, set_table_name, get_table_name);
 
-    pub fn send(self) -> Result<DescribeTimeToLiveOutput> {
-        self.client.world().run("DescribeTimeToLive", |state| {
+    pub fn send(
+        self,
+    ) -> std::result::Result<
+        DescribeTimeToLiveOutput,
+        crate::error::SdkError<crate::error::operations::DescribeTimeToLiveError>,
+    > {
+        self.client.world().send("DescribeTimeToLive", |state| {
             let name = require_table_name(&self.input.table_name)?;
             let table = state.tables.get(name).ok_or_else(|| {
-                Error::resource_not_found(format!(
+                Exception::resource_not_found(format!(
                     "Requested resource not found: Table: {name} not found"
                 ))
             })?;

@@ -23,7 +23,7 @@ use std::fmt;
 use std::time::Duration;
 
 use super::Record;
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::world::World;
 
 /// Where a new consumer starts reading.
@@ -132,17 +132,19 @@ impl World {
         E: fmt::Display,
     {
         if config.batch_size == 0 || config.batch_size > 10_000 {
-            return Err(Error::validation("BatchSize must be between 1 and 10000"));
+            return Err(Exception::validation(
+                "BatchSize must be between 1 and 10000",
+            ));
         }
         let (now, start_sequence) = {
             let state = self.lock();
             let t = state.tables.get(table).ok_or_else(|| {
-                Error::resource_not_found(format!(
+                Exception::resource_not_found(format!(
                     "Requested resource not found: Table: {table} not found"
                 ))
             })?;
             let stream = t.stream_log.as_ref().ok_or_else(|| {
-                Error::validation(format!(
+                Exception::validation(format!(
                     "Table {table} has no stream: enable one with a StreamSpecification"
                 ))
             })?;

@@ -19,7 +19,7 @@
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::types::ScalarAttributeType;
 use crate::value::{AttributeValue, Blob, Item, Number};
 
@@ -295,18 +295,18 @@ impl KeySchema {
     }
 }
 
-fn schema_mismatch() -> Error {
-    Error::validation("The provided key element does not match the schema")
+fn schema_mismatch() -> Exception {
+    Exception::validation("The provided key element does not match the schema")
 }
 
 fn item_key_part(item: &Item, name: &str, t: ScalarAttributeType, is_pk: bool) -> Result<KeyValue> {
     let value = item.get(name).ok_or_else(|| {
-        Error::validation(format!(
+        Exception::validation(format!(
             "One or more parameter values were invalid: Missing the key {name} in the item"
         ))
     })?;
     let key = KeyValue::from_attribute(value, t).ok_or_else(|| {
-        Error::validation(format!(
+        Exception::validation(format!(
             "One or more parameter values were invalid: Type mismatch for key {name} expected: {} actual: {}",
             t.as_str(),
             value.type_name()
@@ -324,18 +324,18 @@ pub fn check_key_value(name: &str, key: &KeyValue, is_pk: bool) -> Result<()> {
         KeyValue::N(_) | KeyValue::Max => false,
     };
     if empty {
-        return Err(Error::validation(format!(
+        return Err(Exception::validation(format!(
             "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty {} value. Key: {name}",
             if matches!(key, KeyValue::S(_)) { "string" } else { "binary" }
         )));
     }
     if is_pk && key.byte_len() > MAX_PARTITION_KEY_BYTES {
-        return Err(Error::validation(format!(
+        return Err(Exception::validation(format!(
             "One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of{MAX_PARTITION_KEY_BYTES} bytes"
         )));
     }
     if !is_pk && key.byte_len() > MAX_SORT_KEY_BYTES {
-        return Err(Error::validation(format!(
+        return Err(Exception::validation(format!(
             "One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of {MAX_SORT_KEY_BYTES} bytes"
         )));
     }

@@ -27,7 +27,7 @@ pub mod split;
 use std::collections::BTreeMap;
 
 use crate::capacity::admission::TableMeter;
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::types::{
     AttributeDefinition, BillingMode, KeySchemaElement, Projection, ProvisionedThroughput,
     StreamSpecification, TableStatus,
@@ -118,7 +118,7 @@ impl Store {
             .filter(|&i| partition.replicas[i].up)
             .collect();
         if live.is_empty() {
-            return Err(Error::InternalServerError {
+            return Err(Exception::InternalServerError {
                 message: format!(
                     "Internal server error (partition {} has no live replica)",
                     partition.id
@@ -153,7 +153,7 @@ impl Store {
             .filter(|(i, r)| *i != leader && r.up)
             .count();
         if peers == 0 {
-            return Err(Error::InternalServerError {
+            return Err(Exception::InternalServerError {
                 message: format!(
                     "Internal server error (partition {} cannot reach a write quorum: only 1 of 3 replicas is up)",
                     partition.id
@@ -241,8 +241,8 @@ impl Store {
     }
 }
 
-fn no_leader(id: u32) -> Error {
-    Error::InternalServerError {
+fn no_leader(id: u32) -> Exception {
+    Exception::InternalServerError {
         message: format!("Internal server error (partition {id} is electing a new leader; retry)"),
     }
 }

@@ -21,6 +21,11 @@ use crate::value::Item;
 pub mod builders;
 
 pub use crate::error::CancellationReason;
+
+/// The exception shapes the operations' errors carry, as `aws_sdk_dynamodb::types::error`.
+pub mod error {
+    pub use crate::error::exceptions::*;
+}
 pub use crate::value::AttributeValue;
 
 macro_rules! wire_enum {
@@ -41,11 +46,11 @@ macro_rules! wire_enum {
         }
 
         impl std::str::FromStr for $name {
-            type Err = crate::Error;
-            fn from_str(s: &str) -> crate::Result<Self> {
+            type Err = crate::error::Exception;
+            fn from_str(s: &str) -> crate::error::Result<Self> {
                 match s {
                     $($wire => Ok($name::$variant),)+
-                    other => Err(crate::Error::validation(format!(
+                    other => Err(crate::error::Exception::validation(format!(
                         "1 validation error detected: Value '{}' failed to satisfy constraint: Member must satisfy enum value set: [{}]",
                         other,
                         $name::values().join(", ")

@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 
 use super::validate::{MAX_DEPTH, MSG_NESTING};
 use super::{AttributeValue, Blob, Item};
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 
 const TAGS: [&str; 10] = ["S", "N", "B", "BOOL", "NULL", "M", "L", "SS", "NS", "BS"];
 
@@ -64,10 +64,10 @@ pub fn value_to_json(v: &AttributeValue) -> Value {
     Value::Object(obj)
 }
 
-/// Reads an item from DynamoDB JSON. Malformed payloads are `Error::Validation`.
+/// Reads an item from DynamoDB JSON. Malformed payloads are `Exception::Validation`.
 pub fn item_from_json(v: &Value) -> Result<Item> {
     let Value::Object(obj) = v else {
-        return Err(Error::validation(format!(
+        return Err(Exception::validation(format!(
             "Invalid item: expected a JSON object of attribute name to AttributeValue, found {}",
             kind(v)
         )));
@@ -75,7 +75,7 @@ pub fn item_from_json(v: &Value) -> Result<Item> {
     map_from_json(obj, 0)
 }
 
-/// Reads one value from DynamoDB JSON. Malformed payloads are `Error::Validation`.
+/// Reads one value from DynamoDB JSON. Malformed payloads are `Exception::Validation`.
 pub fn value_from_json(v: &Value) -> Result<AttributeValue> {
     from_json(v, 0)
 }
@@ -97,8 +97,8 @@ fn kind(v: &Value) -> &'static str {
     }
 }
 
-fn wrong(tag: &str, expected: &str, found: &Value) -> Error {
-    Error::validation(format!(
+fn wrong(tag: &str, expected: &str, found: &Value) -> Exception {
+    Exception::validation(format!(
         "Invalid AttributeValue: {tag} expects {expected}, found {}",
         kind(found)
     ))
@@ -107,7 +107,7 @@ fn wrong(tag: &str, expected: &str, found: &Value) -> Error {
 fn from_json(v: &Value, depth: usize) -> Result<AttributeValue> {
     use AttributeValue as V;
     let Value::Object(obj) = v else {
-        return Err(Error::validation(format!(
+        return Err(Exception::validation(format!(
             "Invalid AttributeValue: expected an object with one type key such as {{\"S\": \"text\"}}, found {}",
             kind(v)
         )));
@@ -116,12 +116,12 @@ fn from_json(v: &Value, depth: usize) -> Result<AttributeValue> {
         .iter()
         .filter(|(k, v)| !v.is_null() && TAGS.contains(&k.as_str()));
     let Some((tag, payload)) = present.next() else {
-        return Err(Error::validation(
+        return Err(Exception::validation(
             "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes",
         ));
     };
     if present.next().is_some() {
-        return Err(Error::validation(
+        return Err(Exception::validation(
             "Supplied AttributeValue has more than one datatypes set, \
              must contain exactly one of the supported datatypes",
         ));
@@ -138,7 +138,7 @@ fn from_json(v: &Value, depth: usize) -> Result<AttributeValue> {
     }
     let nested = || {
         if depth >= MAX_DEPTH {
-            Err(Error::validation(MSG_NESTING))
+            Err(Exception::validation(MSG_NESTING))
         } else {
             Ok(depth + 1)
         }
@@ -273,11 +273,11 @@ pub fn encode_base64(bytes: &[u8]) -> String {
 }
 
 /// Strict standard base64: length a multiple of 4, padding only at the end, and the unused
-/// bits of the last character zero (so each byte string has exactly one encoding). Error
+/// bits of the last character zero (so each byte string has exactly one encoding). Exception
 /// wording follows the emulator's (typo "dectected" included).
 pub fn decode_base64(s: &str) -> Result<Vec<u8>> {
     let fail =
-        |why: String| Error::validation(format!("'{s}' can not be converted to a Blob: {why}"));
+        |why: String| Exception::validation(format!("'{s}' can not be converted to a Blob: {why}"));
     let b = s.as_bytes();
     if b.len() % 4 != 0 {
         return Err(fail(format!(

@@ -23,7 +23,7 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 
 /// Most significant digits a DynamoDB number may have.
 pub const MAX_SIGNIFICANT_DIGITS: u32 = 38;
@@ -68,13 +68,13 @@ fn digit_count(c: u128) -> u32 {
 fn checked(sig_digits: u64, last_exp: i64) -> Result<()> {
     let top = last_exp.saturating_add(sig_digits as i64 - 1);
     if top > MAX_TOP_EXPONENT {
-        return Err(Error::validation(MSG_OVERFLOW));
+        return Err(Exception::validation(MSG_OVERFLOW));
     }
     if top < MIN_TOP_EXPONENT {
-        return Err(Error::validation(MSG_UNDERFLOW));
+        return Err(Exception::validation(MSG_UNDERFLOW));
     }
     if sig_digits > u64::from(MAX_SIGNIFICANT_DIGITS) {
-        return Err(Error::validation(MSG_DIGITS));
+        return Err(Exception::validation(MSG_DIGITS));
     }
     Ok(())
 }
@@ -94,9 +94,9 @@ impl Number {
         let b = s.as_bytes();
         let bad = || {
             if s.is_empty() {
-                Error::validation(MSG_NOT_NUMERIC)
+                Exception::validation(MSG_NOT_NUMERIC)
             } else {
-                Error::validation(format!("{MSG_NOT_NUMERIC}: {s}"))
+                Exception::validation(format!("{MSG_NOT_NUMERIC}: {s}"))
             }
         };
         let mut i = 0;
@@ -381,7 +381,7 @@ impl PartialOrd for Number {
 }
 
 impl FromStr for Number {
-    type Err = Error;
+    type Err = Exception;
     fn from_str(s: &str) -> Result<Number> {
         Number::parse(s)
     }
@@ -526,7 +526,7 @@ fn add(a: &Number, b: &Number) -> Result<Number> {
         // The operands' digits are so far apart that the lowest digit of the smaller survives
         // below the highest of the larger: more than 38 digits, and (as both are valid) no
         // carry out of the top, so neither overflow nor underflow.
-        return Err(Error::validation(MSG_DIGITS));
+        return Err(Exception::validation(MSG_DIGITS));
     }
     let wa = widen(a.coefficient, (i64::from(a.exponent) - low) as u32);
     let wb = widen(b.coefficient, (i64::from(b.exponent) - low) as u32);

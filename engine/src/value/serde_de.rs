@@ -4,7 +4,7 @@
 //! variants), `N` → any integer or float type (integers exactly: `N("3.5")` into a `u32` is
 //! an error, not 3), `BOOL` → bool, `NULL` → `None`/`()`, `L` and sets → sequences, `M` →
 //! structs and maps, `B` → bytes. A missing attribute is `None` for an `Option` field and an
-//! error otherwise. Every error is `Error::Validation` and names the attribute it is about,
+//! error otherwise. Every error is `Exception::Validation` and names the attribute it is about,
 //! e.g. ``Cannot map item: attribute `address.zip`: expected N (a number), found S``.
 
 use std::collections::btree_map;
@@ -14,7 +14,7 @@ use serde::de::{self, DeserializeOwned, DeserializeSeed, IntoDeserializer, Visit
 use serde::forward_to_deserialize_any;
 
 use super::{AttributeValue, MapInput, Number};
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 
 /// Maps an item to `T` (a struct, a map…).
 ///
@@ -23,7 +23,7 @@ use crate::error::{Error, Result};
 /// [`Item`](crate::Item) or an SDK-style `HashMap`.
 pub fn from_item<I: MapInput<AttributeValue>, T: DeserializeOwned>(item: I) -> Result<T> {
     T::deserialize(ValueDeserializer(AttributeValue::M(item.into_btree())))
-        .map_err(|e| Error::validation(format!("Cannot map item: {e}")))
+        .map_err(|e| Exception::validation(format!("Cannot map item: {e}")))
 }
 
 /// Maps every item of a Query or Scan page to `T`, in order; the first that does not map is
@@ -39,7 +39,7 @@ pub fn from_items<I: MapInput<AttributeValue>, T: DeserializeOwned>(
 /// Maps one AttributeValue to `T`.
 pub fn from_attribute_value<T: DeserializeOwned>(value: AttributeValue) -> Result<T> {
     T::deserialize(ValueDeserializer(value))
-        .map_err(|e| Error::validation(format!("Cannot map value: {e}")))
+        .map_err(|e| Exception::validation(format!("Cannot map value: {e}")))
 }
 
 /// The error of serde's side of the mapping, with the path of the attribute it is about.

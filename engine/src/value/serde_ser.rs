@@ -33,7 +33,7 @@ use std::fmt;
 use serde::ser::{self, Serialize};
 
 use super::{AttributeValue, Blob, Item, Number};
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 
 /// Maps a struct or map to an item. Anything that is not a map (a number, a list…) is an error.
 ///
@@ -43,7 +43,7 @@ use crate::error::{Error, Result};
 pub fn to_item<T: Serialize>(value: T) -> Result<Item> {
     match to_attribute_value(&value)? {
         AttributeValue::M(m) => Ok(m),
-        other => Err(Error::validation(format!(
+        other => Err(Exception::validation(format!(
             "Cannot map a value of type {} to an item: an item must come from a struct or a map",
             other.type_name()
         ))),
@@ -55,10 +55,10 @@ pub fn to_attribute_value<T: Serialize + ?Sized>(value: &T) -> Result<AttributeV
     value
         .serialize(ValueSerializer)
         .map(|v| v.unwrap_or(AttributeValue::Null(true)))
-        .map_err(|e| Error::validation(e.0))
+        .map_err(|e| Exception::validation(e.0))
 }
 
-/// The error of serde's side of the mapping; converted to `Error::Validation` at the API.
+/// The error of serde's side of the mapping; converted to `Exception::Validation` at the API.
 #[derive(Debug)]
 pub struct SerError(String);
 
@@ -78,7 +78,7 @@ impl ser::Error for SerError {
 
 type SResult = std::result::Result<Option<AttributeValue>, SerError>;
 
-fn number(n: std::result::Result<Number, Error>) -> SResult {
+fn number(n: std::result::Result<Number, Exception>) -> SResult {
     n.map(|n| Some(AttributeValue::N(n.to_string())))
         .map_err(|e| SerError(e.message().to_owned()))
 }

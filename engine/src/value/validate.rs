@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 
 use super::json::encode_base64;
 use super::{AttributeValue, Item, Number};
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 
 /// How deeply `L` and `M` may nest: a map at the top of an attribute is level 1.
 pub const MAX_DEPTH: usize = 32;
@@ -40,7 +40,7 @@ pub fn canonicalize_item(mut item: Item) -> Result<Item> {
     for (name, value) in item.iter_mut() {
         if name.is_empty() {
             // Wording unverified against the service.
-            return Err(Error::validation(format!(
+            return Err(Exception::validation(format!(
                 "{INVALID}: An attribute name cannot be empty"
             )));
         }
@@ -70,13 +70,13 @@ fn canonical(v: AttributeValue, depth: usize) -> Result<AttributeValue> {
     Ok(match v {
         V::N(s) => V::N(canonical_number(s)?),
         V::Null(false) => {
-            return Err(Error::validation(format!(
+            return Err(Exception::validation(format!(
                 "{INVALID}: Null attribute value types must have the value of true"
             )))
         }
         V::Ss(set) => {
             if set.is_empty() {
-                return Err(Error::validation(format!(
+                return Err(Exception::validation(format!(
                     "{INVALID}: An string set  may not be empty"
                 )));
             }
@@ -88,7 +88,7 @@ fn canonical(v: AttributeValue, depth: usize) -> Result<AttributeValue> {
         }
         V::Ns(set) => {
             if set.is_empty() {
-                return Err(Error::validation(format!(
+                return Err(Exception::validation(format!(
                     "{INVALID}: An number set  may not be empty"
                 )));
             }
@@ -104,7 +104,7 @@ fn canonical(v: AttributeValue, depth: usize) -> Result<AttributeValue> {
         }
         V::Bs(set) => {
             if set.is_empty() {
-                return Err(Error::validation(format!(
+                return Err(Exception::validation(format!(
                     "{INVALID}: Binary sets should not be empty"
                 )));
             }
@@ -137,7 +137,7 @@ fn canonical(v: AttributeValue, depth: usize) -> Result<AttributeValue> {
 
 fn nest(depth: usize) -> Result<usize> {
     if depth >= MAX_DEPTH {
-        Err(Error::validation(MSG_NESTING))
+        Err(Exception::validation(MSG_NESTING))
     } else {
         Ok(depth + 1)
     }
@@ -145,13 +145,13 @@ fn nest(depth: usize) -> Result<usize> {
 
 /// `Input collection [a, b, a] contains duplicates.`; the BS form reads
 /// `[..]of type BS contains duplicates.`, without a space, as the service writes it.
-fn duplicates(elements: &[String], kind: &str) -> Error {
+fn duplicates(elements: &[String], kind: &str) -> Exception {
     let kind = if kind.is_empty() {
         " ".to_owned()
     } else {
         format!("{kind} ")
     };
-    Error::validation(format!(
+    Exception::validation(format!(
         "{INVALID}: Input collection [{}]{kind}contains duplicates.",
         elements.join(", ")
     ))

@@ -20,7 +20,7 @@
 use std::time::Duration;
 
 use super::World;
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::table::partition::{Partition, AZ_NAMES};
 use crate::table::Store;
 
@@ -142,7 +142,7 @@ fn partition_mut<'a>(
     partition: u32,
 ) -> Result<&'a mut Partition> {
     let t = tables.get_mut(table).ok_or_else(|| {
-        Error::resource_not_found(format!(
+        Exception::resource_not_found(format!(
             "Requested resource not found: Table: {table} not found"
         ))
     })?;
@@ -150,5 +150,5 @@ fn partition_mut<'a>(
         .partitions
         .iter_mut()
         .find(|p| p.id == partition)
-        .ok_or_else(|| Error::validation(format!("Table {table} has no partition {partition}")))
+        .ok_or_else(|| Exception::validation(format!("Table {table} has no partition {partition}")))
 }

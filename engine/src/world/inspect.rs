@@ -10,7 +10,7 @@ use std::hash::{Hash, Hasher};
 use super::faults::Az;
 use super::log::{LogTotals, RequestRecord};
 use super::World;
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::table::key::KeyValue;
 use crate::table::partition::AZ_NAMES;
 use crate::table::{Store, Table};
@@ -57,7 +57,7 @@ pub struct PartitionSecond {
 
 fn table<'a>(tables: &'a crate::table::Tables, name: &str) -> Result<&'a Table> {
     tables.get(name).ok_or_else(|| {
-        Error::resource_not_found(format!(
+        Exception::resource_not_found(format!(
             "Requested resource not found: Table: {name} not found"
         ))
     })
@@ -67,7 +67,7 @@ fn store<'a>(t: &'a Table, index: Option<&str>) -> Result<&'a Store> {
     match index {
         None => Ok(&t.store),
         Some(i) => t.index(i).map(|x| &x.store).ok_or_else(|| {
-            Error::validation(format!("The table does not have the specified index: {i}"))
+            Exception::validation(format!("The table does not have the specified index: {i}"))
         }),
     }
 }
@@ -179,7 +179,7 @@ impl World {
         let t = table(&state.tables, table_name)?;
         let schema = t.schema();
         let key = KeyValue::from_attribute(partition_key, schema.pk_type).ok_or_else(|| {
-            Error::validation(format!(
+            Exception::validation(format!(
                 "The partition key of {table_name} is of type {}, not {}",
                 schema.pk_type.as_str(),
                 partition_key.type_name()

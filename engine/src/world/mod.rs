@@ -247,14 +247,25 @@ impl World {
     pub(crate) fn run<T>(
         &self,
         operation: &'static str,
-        f: impl FnOnce(&mut State) -> crate::Result<T>,
-    ) -> crate::Result<T> {
+        f: impl FnOnce(&mut State) -> crate::error::Result<T>,
+    ) -> crate::error::Result<T> {
         let client = schedule::gate();
         let mut state = self.lock();
         state.begin_request(operation, client);
         let result = f(&mut state);
         state.finish_request(result.as_ref().err());
         result
+    }
+
+    /// [`World::run`] for a `send()`: the exception comes back in the SDK's layers, an
+    /// `SdkError` around the operation's error enum.
+    pub(crate) fn send<T, E: crate::error::operations::FromService>(
+        &self,
+        operation: &'static str,
+        f: impl FnOnce(&mut State) -> crate::error::Result<T>,
+    ) -> std::result::Result<T, crate::error::SdkError<E>> {
+        self.run(operation, f)
+            .map_err(crate::error::operations::sdk_error)
     }
 
     pub(crate) fn consumers(&self) -> MutexGuard<'_, Vec<crate::stream::consumer::Consumer>> {

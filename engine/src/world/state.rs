@@ -7,7 +7,7 @@ use super::log::RequestLog;
 use super::rng::Rng;
 use super::WorldConfig;
 use crate::capacity::admission::{self, Kind, Limits, Refusal};
-use crate::error::{Error, Result};
+use crate::error::{Exception, Result};
 use crate::ops::create_table::{ON_DEMAND_INITIAL_RCU, ON_DEMAND_INITIAL_WCU};
 use crate::table::partition::Partition;
 use crate::table::{IndexKind, ReplicationTiming, Store, Table, Tables};
@@ -55,8 +55,8 @@ impl State {
     }
 
     /// Completes the record of the current request with its outcome.
-    pub fn finish_request(&mut self, error: Option<&Error>) {
-        self.log.finish(error.map(Error::name));
+    pub fn finish_request(&mut self, error: Option<&Exception>) {
+        self.log.finish(error.map(Exception::name));
     }
 
     /// Takes `units` of write capacity from the partition of `hash` in `table` (and, for a
@@ -468,15 +468,15 @@ fn elect(p: &mut Partition, rng: &mut Rng) {
     p.election_due_ms = None;
 }
 
-fn throttle_error(billing: BillingMode, gsi: bool, _refusal: Refusal) -> Error {
+fn throttle_error(billing: BillingMode, gsi: bool, _refusal: Refusal) -> Exception {
     match (billing, gsi) {
-        (BillingMode::PayPerRequest, _) => Error::Throttling {
+        (BillingMode::PayPerRequest, _) => Exception::Throttling {
             message: ON_DEMAND_THROTTLE.to_string(),
         },
-        (BillingMode::Provisioned, true) => Error::ProvisionedThroughputExceeded {
+        (BillingMode::Provisioned, true) => Exception::ProvisionedThroughputExceeded {
             message: GSI_THROTTLE.to_string(),
         },
-        (BillingMode::Provisioned, false) => Error::ProvisionedThroughputExceeded {
+        (BillingMode::Provisioned, false) => Exception::ProvisionedThroughputExceeded {
             message: TABLE_THROTTLE.to_string(),
         },
     }

@@ -1,6 +1,7 @@
 //! Helpers for the scenario tests: a world with one table, short key builders.
 #![allow(dead_code)]
 
+use engine::error::ProvideErrorMetadata;
 use engine::types::{
     AttributeDefinition, BillingMode, KeySchemaElement, KeyType, ProvisionedThroughput,
     ScalarAttributeType,
@@ -86,7 +87,13 @@ pub fn get(client: &Client, pk: &str, sk: &str) -> Option<Item> {
         .into_item()
 }
 
-/// The message of an error result.
-pub fn message<T: std::fmt::Debug>(r: engine::Result<T>) -> String {
-    r.expect_err("expected an error").message().to_string()
+/// DynamoDB's message of an error result (any layer: `SdkError`, an operation's error, the
+/// service-wide `Error`).
+pub fn message<T: std::fmt::Debug, E: ProvideErrorMetadata + std::fmt::Debug>(
+    r: Result<T, E>,
+) -> String {
+    r.expect_err("expected an error")
+        .message()
+        .unwrap_or_default()
+        .to_string()
 }

@@ -3,8 +3,9 @@
 //! A different style from the reference, to prove the hidden tests judge behaviour only:
 //! the decrement is `ADD stock :minus` guarded by `attribute_exists(sku) AND stock >= :qty`
 //! with placeholders for every name, the whole new item comes back (`ALL_NEW`), restock is a
-//! `SET` with `if_not_exists`, and the failed condition is read through `Error::item()`.
+//! `SET` with `if_not_exists`, and the failed condition is read through the exception's `item()`.
 
+use engine::operation::update_item::UpdateItemError;
 use engine::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
 use engine::{AttributeValue, Client, Error};
 use given::{ReserveError, TABLE};
@@ -35,11 +36,11 @@ pub fn reserve(client: &Client, sku: &str, qty: u64) -> Result<u64, ReserveError
         .send();
     result
         .map(|out| number(out.attributes().and_then(|item| item.get(STOCK))))
-        .map_err(|e| match e {
-            Error::ConditionalCheckFailed { .. } => ReserveError::OutOfStock {
+        .map_err(|e| match e.into_service_error() {
+            UpdateItemError::ConditionalCheckFailedException(e) => ReserveError::OutOfStock {
                 available: number(e.item().and_then(|item| item.get(STOCK))),
             },
-            other => other.into(),
+            other => Error::from(other).into(),
         })
 }
 

@@ -6,6 +6,8 @@
 //! it fails, `ReturnValuesOnConditionCheckFailure = ALL_OLD` hands back the item as it is, so
 //! the error carries the real stock without a second request.
 
+use engine::error::SdkError;
+use engine::operation::update_item::UpdateItemError;
 use engine::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
 use engine::{AttributeValue, Client, Error, Item};
 use given::{ReserveError, TABLE};
@@ -30,13 +32,13 @@ pub fn reserve(client: &Client, sku: &str, qty: u64) -> Result<u64, ReserveError
         .return_values(ReturnValue::UpdatedNew)
         .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
         .send();
-    match sent {
+    match sent.map_err(SdkError::into_service_error) {
         Ok(out) => Ok(stock_of(out.attributes())),
         // The condition failed: nothing was written, and the error holds the current item.
-        Err(Error::ConditionalCheckFailed { item, .. }) => Err(ReserveError::OutOfStock {
-            available: stock_of(item.as_ref()),
+        Err(UpdateItemError::ConditionalCheckFailedException(e)) => Err(ReserveError::OutOfStock {
+            available: stock_of(e.item()),
         }),
-        Err(e) => Err(ReserveError::Engine(e)),
+        Err(e) => Err(ReserveError::Engine(e.into())),
     }
 }
 

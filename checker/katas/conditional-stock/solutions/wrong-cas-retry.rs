@@ -8,6 +8,8 @@
 //! one item on one partition, which accepts at most 1,000 WCU per second. The flash sale is
 //! throttled. The hidden test `no_oversell_under_contention` must reject it.
 
+use engine::error::SdkError;
+use engine::operation::update_item::UpdateItemError;
 use engine::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
 use engine::{AttributeValue, Client, Error, Item};
 use given::{ReserveError, TABLE};
@@ -34,16 +36,16 @@ pub fn reserve(client: &Client, sku: &str, qty: u64) -> Result<u64, ReserveError
             .expression_attribute_values(":expected", AttributeValue::N(expected.to_string()))
             .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
             .send();
-        match written {
+        match written.map_err(SdkError::into_service_error) {
             Ok(_) => return Ok(expected - qty),
-            Err(Error::ConditionalCheckFailed { item, .. }) => {
-                let stock = stock_of(item.as_ref());
+            Err(UpdateItemError::ConditionalCheckFailedException(e)) => {
+                let stock = stock_of(e.item());
                 if stock < qty {
                     return Err(ReserveError::OutOfStock { available: stock });
                 }
                 expected = stock;
             }
-            Err(e) => return Err(e.into()),
+            Err(e) => return Err(Error::from(e).into()),
         }
     }
 }

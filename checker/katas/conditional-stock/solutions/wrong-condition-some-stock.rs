@@ -5,6 +5,8 @@
 //! buyer who wants 3 when 1 is left is served, and the stock goes to -2: units are sold that
 //! do not exist. The hidden test `reserves_and_restocks_exactly` must reject it.
 
+use engine::error::SdkError;
+use engine::operation::update_item::UpdateItemError;
 use engine::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
 use engine::{AttributeValue, Client, Error, Item};
 use given::{ReserveError, TABLE};
@@ -29,12 +31,12 @@ pub fn reserve(client: &Client, sku: &str, qty: u64) -> Result<u64, ReserveError
         .return_values(ReturnValue::UpdatedNew)
         .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
         .send();
-    match sent {
+    match sent.map_err(SdkError::into_service_error) {
         Ok(out) => Ok(stock_of(out.attributes()).max(0) as u64),
-        Err(Error::ConditionalCheckFailed { item, .. }) => Err(ReserveError::OutOfStock {
-            available: stock_of(item.as_ref()).max(0) as u64,
+        Err(UpdateItemError::ConditionalCheckFailedException(e)) => Err(ReserveError::OutOfStock {
+            available: stock_of(e.item()).max(0) as u64,
         }),
-        Err(e) => Err(ReserveError::Engine(e)),
+        Err(e) => Err(ReserveError::Engine(e.into())),
     }
 }
 

@@ -8,6 +8,8 @@
 //! contention the sale passes 1,000 WCU per second and is throttled. The hidden tests
 //! `out_of_stock_reports_current_stock` and `no_oversell_under_contention` must reject it.
 
+use engine::error::SdkError;
+use engine::operation::put_item::PutItemError;
 use engine::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
 use engine::{item, AttributeValue, Client, Error, Item};
 use given::{ReserveError, TABLE};
@@ -39,10 +41,10 @@ pub fn reserve(client: &Client, sku: &str, qty: u64) -> Result<u64, ReserveError
             .expression_attribute_values(":seen", AttributeValue::N(seen.to_string()))
             .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
             .send();
-        match written {
+        match written.map_err(SdkError::into_service_error) {
             Ok(_) => return Ok(seen - qty),
-            Err(Error::ConditionalCheckFailed { item, .. }) => seen = stock_of(item.as_ref()),
-            Err(e) => return Err(e.into()),
+            Err(PutItemError::ConditionalCheckFailedException(e)) => seen = stock_of(e.item()),
+            Err(e) => return Err(Error::from(e).into()),
         }
     }
 }

@@ -6,6 +6,8 @@
 //! "out of stock" although units are left: a reservation that should succeed is lost. The
 //! hidden test `no_oversell_with_stale_reads` must reject it.
 
+use engine::error::SdkError;
+use engine::operation::put_item::PutItemError;
 use engine::types::ReturnValuesOnConditionCheckFailure;
 use engine::{item, AttributeValue, Client, Error, Item};
 use given::{ReserveError, TABLE};
@@ -36,13 +38,13 @@ pub fn reserve(client: &Client, sku: &str, qty: u64) -> Result<u64, ReserveError
         .expression_attribute_values(":seen", AttributeValue::N(stock.to_string()))
         .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
         .send();
-    match written {
+    match written.map_err(SdkError::into_service_error) {
         Ok(_) => Ok(stock - qty),
         // Someone changed the stock since the read: give up and report what is there now.
-        Err(Error::ConditionalCheckFailed { item, .. }) => Err(ReserveError::OutOfStock {
-            available: stock_of(item.as_ref()),
+        Err(PutItemError::ConditionalCheckFailedException(e)) => Err(ReserveError::OutOfStock {
+            available: stock_of(e.item()),
         }),
-        Err(e) => Err(e.into()),
+        Err(e) => Err(Error::from(e).into()),
     }
 }
 

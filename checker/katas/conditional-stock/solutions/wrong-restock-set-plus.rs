@@ -8,6 +8,8 @@
 //! starts at 0) or `SET stock = if_not_exists(stock, :zero) + :qty` is what works. The hidden
 //! test `reserves_and_restocks_exactly` must reject it.
 
+use engine::error::SdkError;
+use engine::operation::update_item::UpdateItemError;
 use engine::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
 use engine::{AttributeValue, Client, Error, Item};
 use given::{ReserveError, TABLE};
@@ -31,12 +33,12 @@ pub fn reserve(client: &Client, sku: &str, qty: u64) -> Result<u64, ReserveError
         .return_values(ReturnValue::UpdatedNew)
         .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
         .send();
-    match sent {
+    match sent.map_err(SdkError::into_service_error) {
         Ok(out) => Ok(stock_of(out.attributes())),
-        Err(Error::ConditionalCheckFailed { item, .. }) => Err(ReserveError::OutOfStock {
-            available: stock_of(item.as_ref()),
+        Err(UpdateItemError::ConditionalCheckFailedException(e)) => Err(ReserveError::OutOfStock {
+            available: stock_of(e.item()),
         }),
-        Err(e) => Err(ReserveError::Engine(e)),
+        Err(e) => Err(ReserveError::Engine(e.into())),
     }
 }
 

@@ -30,13 +30,13 @@ fn likes_in(item: Option<&Item>) -> u64 {
 }
 
 /// Sends `request` until it is not throttled, doubling the wait after each throttle.
-fn patiently<T>(
+fn patiently<T, E: Into<Error>>(
     client: &Client,
-    mut request: impl FnMut() -> Result<T, Error>,
+    mut request: impl FnMut() -> Result<T, E>,
 ) -> Result<T, Error> {
     let mut wait = FIRST_WAIT;
     loop {
-        match request() {
+        match request().map_err(Into::into) {
             Err(e) if e.is_throttling() => {
                 client.world().advance(wait);
                 wait = (wait * 2).min(MAX_WAIT);
@@ -73,7 +73,7 @@ pub fn increment(client: &Client, post: &str, shards: u32, n: u64) -> Result<(),
         match written {
             Ok(_) => return Ok(()),
             // Someone else counted a like since our read: read again.
-            Err(Error::ConditionalCheckFailed { .. }) => continue,
+            Err(Error::ConditionalCheckFailedException(_)) => continue,
             Err(e) => return Err(e),
         }
     }

@@ -19,13 +19,13 @@ fn backoff(attempt: u32) -> Duration {
 }
 
 /// Runs `request` until it is not throttled, waiting on the simulated clock in between.
-fn with_backoff<T>(
+fn with_backoff<T, E: Into<Error>>(
     client: &Client,
-    mut request: impl FnMut() -> Result<T, Error>,
+    mut request: impl FnMut() -> Result<T, E>,
 ) -> Result<T, Error> {
     let mut attempt = 0;
     loop {
-        match request() {
+        match request().map_err(Into::into) {
             Err(e) if e.is_throttling() => {
                 client.world().advance(backoff(attempt));
                 attempt += 1;

@@ -49,7 +49,7 @@ pub fn increment(client: &Client, post: &str, shards: u32, n: u64) -> Result<(),
                 backoff = (backoff * 2).min(MAX_BACKOFF);
                 attempt += 1;
             }
-            Err(e) => return Err(e),
+            Err(e) => return Err(e.into()),
         }
     }
 }

@@ -25,7 +25,7 @@ pub fn increment(client: &Client, post: &str, shards: u32, n: u64) -> Result<(),
         match sent {
             Ok(_) => return Ok(()),
             Err(e) if e.is_throttling() => client.world().advance(WAIT),
-            Err(e) => return Err(e),
+            Err(e) => return Err(e.into()),
         }
     }
 }

@@ -23,13 +23,13 @@ fn likes_of(item: Option<&engine::Item>) -> u64 {
 }
 
 /// Sends `request` until it is not throttled, backing off exponentially.
-fn with_backoff<T>(
+fn with_backoff<T, E: Into<Error>>(
     client: &Client,
-    mut request: impl FnMut() -> Result<T, Error>,
+    mut request: impl FnMut() -> Result<T, E>,
 ) -> Result<T, Error> {
     let mut wait = FIRST_WAIT;
     loop {
-        match request() {
+        match request().map_err(Into::into) {
             Err(e) if e.is_throttling() => {
                 client.world().advance(wait);
                 wait = (wait * 2).min(MAX_WAIT);

@@ -48,7 +48,7 @@ pub fn increment(client: &Client, post: &str, _shards: u32, n: u64) -> Result<()
                 backoff = (backoff * 2).min(MAX_BACKOFF);
                 attempt += 1;
             }
-            Err(e) => return Err(e),
+            Err(e) => return Err(e.into()),
         }
     }
 }

@@ -180,6 +180,7 @@ pub fn create_table(client: &Client) -> Result<(), Error> {
         ))
         .send()
         .map(|_| ())
+        .map_err(Into::into)
 }
 
 pub fn create_customer(client: &Client, customer: &Customer) -> Result<(), Error> {
@@ -189,6 +190,7 @@ pub fn create_customer(client: &Client, customer: &Customer) -> Result<(), Error
         .set_item(Some(customer.to_item()))
         .send()
         .map(|_| ())
+        .map_err(Into::into)
 }
 
 pub fn place_order(client: &Client, order: &Order, items: &[OrderItem]) -> Result<(), Error> {
@@ -212,6 +214,7 @@ pub fn place_order(client: &Client, order: &Order, items: &[OrderItem]) -> Resul
         .set_transact_items(Some(actions))
         .send()
         .map(|_| ())
+        .map_err(Into::into)
 }
 
 pub fn change_order_status(
@@ -232,6 +235,7 @@ pub fn change_order_status(
         .expression_attribute_values(":key", s(format!("STATUS#{}", status.as_str())))
         .send()
         .map(|_| ())
+        .map_err(Into::into)
 }
 
 pub fn customer(client: &Client, customer_id: &str) -> Result<Option<Customer>, Error> {

@@ -27,6 +27,7 @@
 //!   per status            STATUS#<status>    COUNT   orders (N)
 //! ```
 
+use engine::operation::transact_write_items::TransactWriteItemsError;
 use engine::types::{
     AttributeDefinition, BillingMode, KeySchemaElement, KeyType, Put, Record,
     ReturnValuesOnConditionCheckFailure, ScalarAttributeType, TransactWriteItem, Update,
@@ -128,14 +129,16 @@ fn apply(client: &Client, record: &Record) -> Result<(), Error> {
     {
         Ok(_) => Ok(()),
         // Someone applied a record of this order since the read: try again from the top.
-        Err(e)
-            if e.cancellation_reasons()
-                .first()
-                .is_some_and(|r| r.code() == "ConditionalCheckFailed") =>
-        {
-            apply(client, record)
-        }
-        Err(e) => Err(e),
+        Err(e) => match e.into_service_error() {
+            TransactWriteItemsError::TransactionCanceledException(e)
+                if e.cancellation_reasons()
+                    .first()
+                    .is_some_and(|r| r.code() == Some("ConditionalCheckFailed")) =>
+            {
+                apply(client, record)
+            }
+            e => Err(e.into()),
+        },
     }
 }
 

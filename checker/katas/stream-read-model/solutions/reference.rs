@@ -26,6 +26,7 @@
 
 use std::collections::BTreeMap;
 
+use engine::operation::transact_write_items::TransactWriteItemsError;
 use engine::types::{
     AttributeDefinition, BillingMode, KeySchemaElement, KeyType, Put, Record, ScalarAttributeType,
     TransactWriteItem, Update,
@@ -155,14 +156,16 @@ fn apply(client: &Client, record: &Record) -> Result<(), Error> {
     {
         Ok(_) => Ok(()),
         // The marker exists: this record was applied before. Nothing to do.
-        Err(e)
-            if e.cancellation_reasons()
-                .first()
-                .is_some_and(|r| r.code() == "ConditionalCheckFailed") =>
-        {
-            Ok(())
-        }
-        Err(e) => Err(e),
+        Err(e) => match e.into_service_error() {
+            TransactWriteItemsError::TransactionCanceledException(e)
+                if e.cancellation_reasons()
+                    .first()
+                    .is_some_and(|r| r.code() == Some("ConditionalCheckFailed")) =>
+            {
+                Ok(())
+            }
+            e => Err(e.into()),
+        },
     }
 }
 

@@ -9,6 +9,8 @@
 
 use std::collections::BTreeMap;
 
+use engine::error::SdkError;
+use engine::operation::put_item::PutItemError;
 use engine::types::{
     AttributeDefinition, BillingMode, KeySchemaElement, KeyType, Record, ScalarAttributeType,
 };
@@ -106,10 +108,10 @@ pub fn handle(client: &Client, records: &[Record]) -> Result<(), Error> {
             .item("SK", AttributeValue::S("APPLIED".into()))
             .condition_expression("attribute_not_exists(PK)")
             .send();
-        match claimed {
+        match claimed.map_err(SdkError::into_service_error) {
             Ok(_) => {}
-            Err(Error::ConditionalCheckFailed { .. }) => continue, // applied before
-            Err(e) => return Err(e),
+            Err(PutItemError::ConditionalCheckFailedException(_)) => continue, // applied before
+            Err(e) => return Err(e.into()),
         }
         for ((pk, sk), figures) in deltas(record) {
             add(client, &pk, sk, &figures)?;

@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use engine::error::SdkError;
 use engine::Error;
 
 /// The table the tests create for you: `inventory`, partition key `sku` (string), on-demand.
@@ -26,6 +27,13 @@ pub enum ReserveError {
 impl From<Error> for ReserveError {
     fn from(e: Error) -> Self {
         ReserveError::Engine(e)
+    }
+}
+
+/// `?` on a `send()` inside `reserve`: any failure of the call is an `Engine` error.
+impl<E: Into<Error>, R> From<SdkError<E, R>> for ReserveError {
+    fn from(e: SdkError<E, R>) -> Self {
+        ReserveError::Engine(e.into())
     }
 }
 

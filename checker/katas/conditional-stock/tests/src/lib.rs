@@ -30,6 +30,7 @@
 use std::panic::{self, AssertUnwindSafe};
 use std::time::Duration;
 
+use engine::error::ProvideErrorMetadata;
 use engine::types::{
     AttributeDefinition, BillingMode, KeySchemaElement, KeyType, ScalarAttributeType,
 };
@@ -182,7 +183,7 @@ fn out_of_stock_reports_current_stock(seed: u64) {
         &show_reserve(&refused),
         "reserve(\"sku-7\", 5) with 4 units in stock must be refused with the current stock. \
          Ask for the item with the failure: ReturnValuesOnConditionCheckFailure = ALL_OLD, then \
-         read `stock` from the item Error::ConditionalCheckFailed carries",
+         read `stock` from the item ConditionalCheckFailedException carries",
     );
     let reads: Vec<&RequestRecord> = sent
         .iter()
@@ -649,7 +650,7 @@ fn writes_in(requests: &[RequestRecord]) -> usize {
 fn is_throttle(e: &Error) -> bool {
     matches!(
         e,
-        Error::ProvisionedThroughputExceeded { .. } | Error::Throttling { .. }
+        Error::ProvisionedThroughputExceededException(_) | Error::ThrottlingException(_)
     )
 }
 
@@ -947,10 +948,9 @@ fn stale_retry_note(sent: &[RequestRecord]) -> String {
 
 /// An engine error from the learner's call, with a pointer where the cause is a classic.
 fn engine_failure(call: &str, e: &Error) -> String {
-    let missing_attribute = matches!(
-        e,
-        Error::Validation { message } if message.contains("attribute that does not exist")
-    );
+    let missing_attribute = e.code() == Some("ValidationException")
+        && e.message()
+            .is_some_and(|m| m.contains("attribute that does not exist"));
     let note = if missing_attribute {
         "\nThe update expression reads an attribute the item does not have: a product that was \
          never restocked has no item, so `stock` on the right of `SET stock = stock + :qty` \

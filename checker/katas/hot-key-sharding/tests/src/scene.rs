@@ -205,6 +205,7 @@ pub(crate) fn create_table(client: &Client) -> Result<(), engine::Error> {
         .provisioned_throughput(ProvisionedThroughput::new(1_000, 40_000))
         .send()
         .map(|_| ())
+        .map_err(Into::into)
 }
 
 /// A partition line of the picture without its read bar (this kata is about writes), so it

@@ -29,6 +29,7 @@
 
 use std::collections::BTreeSet;
 
+use engine::error::ProvideErrorMetadata;
 use engine::types::{KeyType, ProjectionType, TableDescription};
 use engine::world::log::RequestRecord;
 use engine::{AttributeValue, Client, Error, Item, World};
@@ -774,7 +775,7 @@ fn status_change_is_all_or_nothing(seed: u64) {
                      item): if any part is refused, none is written.",
                     match &result {
                         Ok(()) => "returned Ok".to_string(),
-                        Err(e) => format!("failed ({})", e.name()),
+                        Err(e) => format!("failed ({})", e.code().unwrap_or("an unnamed error")),
                     },
                     listing.join("\n"),
                     describe(&log.iter().collect::<Vec<_>>())
@@ -1563,23 +1564,26 @@ fn describe(records: &[&RequestRecord]) -> String {
 fn must<T>(call: &str, result: Result<T, Error>) -> T {
     result.unwrap_or_else(|e| {
         let advice = match &e {
-            Error::ResourceNotFound { .. } => {
+            Error::ResourceNotFoundException(_) => {
                 "\nDoes create_table() create the table (and the index) this call reads?"
             }
-            Error::TransactionCanceled { .. } => {
+            Error::TransactionCanceledException(_) => {
                 "\nThe cancellation reasons (one per action, in order) say which action failed."
             }
             _ => "",
         };
-        let reasons: Vec<String> = e
-            .cancellation_reasons()
+        let cancelled = match &e {
+            Error::TransactionCanceledException(e) => e.cancellation_reasons(),
+            _ => &[],
+        };
+        let reasons: Vec<String> = cancelled
             .iter()
             .enumerate()
-            .filter(|(_, r)| r.code != "None")
+            .filter(|(_, r)| r.code() != Some("None"))
             .map(|(i, r)| {
                 format!(
                     "action {i}: {} {}",
-                    r.code,
+                    r.code().unwrap_or_default(),
                     r.message.clone().unwrap_or_default()
                 )
             })

@@ -724,7 +724,8 @@ impl Scene {
                     StreamViewType::NewAndOldImages,
                 ))
                 .send()
-                .map(|_| ()),
+                .map(|_| ())
+                .map_err(Into::into),
         );
         setup(
             "enabling TTL on `orders`",
@@ -733,7 +734,8 @@ impl Scene {
                 .table_name(ORDERS_TABLE)
                 .time_to_live_specification(TimeToLiveSpecification::new(true, "expires_at"))
                 .send()
-                .map(|_| ()),
+                .map(|_| ())
+                .map_err(Into::into),
         );
         if let Err(e) = create_read_model_table(&client) {
             fail(format!("create_read_model_table() failed: {e}"));
@@ -747,7 +749,7 @@ impl Scene {
                 .item("order_id", AttributeValue::S(format!("burn-{i}")));
             setup(
                 "moving the stream's sequence numbers on",
-                burn.send().map(|_| ()),
+                burn.send().map(|_| ()).map_err(Into::into),
             );
             let gone = client
                 .delete_item()
@@ -755,7 +757,7 @@ impl Scene {
                 .key("order_id", AttributeValue::S(format!("burn-{i}")));
             setup(
                 "moving the stream's sequence numbers on",
-                gone.send().map(|_| ()),
+                gone.send().map(|_| ()).map_err(Into::into),
             );
         }
         let mapping = EventSourceMapping {
