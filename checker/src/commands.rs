@@ -284,12 +284,23 @@ fn run(cx: &mut Context, name: Option<&str>, json: bool) -> Result<i32> {
             untouched_starter: crate::sources::is_untouched_starter(&cx.root, &kata),
             ask: &ask,
             unseen_by_grading: &unseen,
+            cols: terminal_cols(),
         };
         for line in report::verdict_lines(&kata, &result, &shown) {
             println!("{line}");
         }
     }
     Ok(if result.passed() { 0 } else { 1 })
+}
+
+/// The terminal's width when stdout is one; otherwise 0 (the width the test kit wrapped at).
+fn terminal_cols() -> usize {
+    use std::io::IsTerminal as _;
+    if std::io::stdout().is_terminal() {
+        crossterm::terminal::size().map_or(0, |(w, _)| w as usize)
+    } else {
+        0
+    }
 }
 
 fn hint(cx: &mut Context, name: Option<&str>) -> Result<i32> {

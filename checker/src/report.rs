@@ -18,10 +18,15 @@ use similar::{ChangeTag, TextDiff};
 use crate::manifest::Kata;
 use crate::runner::{CheckResult, TestResult, TestStatus, Verdict};
 
+pub mod text;
+
+pub use text::strip_ansi;
+
 /// Lines of a failing test's own output shown under it.
 const OUTPUT_LINES: usize = 20;
-/// Lines of a diff shown before cutting.
-const DIFF_LINES: usize = 60;
+/// Lines of a diff shown before cutting (watch mode scrolls and pages them; a diff longer
+/// than this says more about the test than about the learner's code).
+const DIFF_LINES: usize = 200;
 
 /// What the learner has asked to see, and what their sources are.
 #[derive(Debug, Clone, Copy, Default)]
@@ -34,10 +39,41 @@ pub struct Shown<'a> {
     pub ask: &'a str,
     /// Files changed outside the kata's `src/` that grading will not see.
     pub unseen_by_grading: &'a [String],
+    /// Columns to wrap at: the terminal's width; 0 when there is no terminal (lines as they
+    /// are: a file or a CI log wraps, or not, by itself).
+    pub cols: usize,
 }
 
-/// The verdict of a check, ready to print.
+impl Shown<'_> {
+    fn cols(&self) -> usize {
+        if self.cols == 0 {
+            usize::MAX
+        } else {
+            self.cols
+        }
+    }
+
+    /// A test's message as lines: re-flowed to be wrapped at the terminal's width, or as the
+    /// test kit sent it when there is no terminal.
+    fn message_lines(&self, message: &str) -> Vec<String> {
+        if self.cols == 0 {
+            message.lines().map(String::from).collect()
+        } else {
+            text::reflow(message)
+        }
+    }
+}
+
+/// The verdict of a check, ready to print: [`unseen_lines`], [`headline`], [`detail_lines`].
 pub fn verdict_lines(kata: &Kata, r: &CheckResult, shown: &Shown) -> Vec<String> {
+    let mut out = unseen_lines(shown);
+    out.extend(text::wrap(&headline(r), shown.cols(), 2));
+    out.extend(detail_lines(kata, r, shown));
+    out
+}
+
+/// The warning about files grading will not see (none when there are none).
+pub fn unseen_lines(shown: &Shown) -> Vec<String> {
     let mut out = Vec::new();
     if !shown.unseen_by_grading.is_empty() {
         out.push(format!(
@@ -55,19 +91,46 @@ pub fn verdict_lines(kata: &Kata, r: &CheckResult, shown: &Shown) -> Vec<String>
         );
         out.push(String::new());
     }
+    text::wrap_all(&out, shown.cols())
+}
 
+/// The verdict in one line: passed, failed (how many), or why nothing ran.
+pub fn headline(r: &CheckResult) -> String {
     let (earned, max) = r.score();
     let total = r.tests.len();
     let failing = r.tests.iter().filter(|t| !t.passed()).count();
+    let cross = "✗".red().bold();
     match &r.verdict {
-        Verdict::Passed => {
-            out.push(format!(
-                "{} all {total} hidden tests pass ({earned}/{max} points)",
-                "✓".green().bold()
-            ));
+        Verdict::Passed => format!(
+            "{} all {total} hidden tests pass ({earned}/{max} points)",
+            "✓".green().bold()
+        ),
+        Verdict::CompileError { .. } => format!("{cross} your code does not compile"),
+        Verdict::BuildFailed { .. } => format!("{cross} cargo could not build the kata"),
+        Verdict::TimedOut { secs, test } => format!(
+            "{cross} timed out after {secs} s{} — an infinite loop or a deadlock in your code?",
+            in_test(test)
+        ),
+        Verdict::StackOverflow { test } => format!(
+            "{cross} stack overflow in your code{} — a recursion that never stops?",
+            in_test(test)
+        ),
+        Verdict::Crashed { test, detail } => {
+            format!("{cross} the tests crashed{}: {detail}", in_test(test))
         }
+        Verdict::Failed => {
+            format!("{cross} {failing} of {total} hidden tests fail ({earned}/{max} points)")
+        }
+    }
+}
+
+/// Everything under the [`headline`]: the first compile error, or the task (untouched
+/// starter), or the first failing test; then every test at a glance and the output. Wrapped
+/// at [`Shown::cols`].
+pub fn detail_lines(kata: &Kata, r: &CheckResult, shown: &Shown) -> Vec<String> {
+    let mut out = Vec::new();
+    match &r.verdict {
         Verdict::CompileError { errors } => {
-            out.push(format!("{} your code does not compile", "✗".red().bold()));
             if let Some(first) = errors.first() {
                 if let (Some(file), Some(line)) = (&first.file, first.line) {
                     out.push(format!("  first error at {file}:{line}"));
@@ -91,46 +154,14 @@ pub fn verdict_lines(kata: &Kata, r: &CheckResult, shown: &Shown) -> Vec<String>
                 );
             }
         }
-        Verdict::BuildFailed { detail } => {
-            out.push(format!(
-                "{} cargo could not build the kata",
-                "✗".red().bold()
-            ));
-            out.push(detail.clone());
-        }
-        Verdict::TimedOut { secs, test } => {
-            out.push(format!(
-                "{} timed out after {secs} s{} — an infinite loop or a deadlock in your code?",
-                "✗".red().bold(),
-                in_test(test)
-            ));
-        }
-        Verdict::StackOverflow { test } => {
-            out.push(format!(
-                "{} stack overflow in your code{} — a recursion that never stops?",
-                "✗".red().bold(),
-                in_test(test)
-            ));
-        }
-        Verdict::Crashed { test, detail } => {
-            out.push(format!(
-                "{} the tests crashed{}: {detail}",
-                "✗".red().bold(),
-                in_test(test)
-            ));
-        }
-        Verdict::Failed => {
-            out.push(format!(
-                "{} {failing} of {total} hidden tests fail ({earned}/{max} points)",
-                "✗".red().bold()
-            ));
-        }
+        Verdict::BuildFailed { detail } => out.push(detail.clone()),
+        _ => {}
     }
     if let Some(t) = r.first_failure() {
         if !matches!(r.verdict, Verdict::CompileError { .. }) {
             out.push(String::new());
             if shown.untouched_starter && r.verdict == Verdict::Failed {
-                out.extend(task_lines(kata, r));
+                out.extend(task_lines(kata, r, shown));
             } else {
                 out.extend(test_lines(kata, t, shown));
             }
@@ -164,7 +195,7 @@ pub fn verdict_lines(kata: &Kata, r: &CheckResult, shown: &Shown) -> Vec<String>
             format!("({} compiler warning(s) in your code)", r.warnings.len()).yellow()
         ));
     }
-    split_lines(out)
+    text::wrap_all(&split_lines(out), shown.cols())
 }
 
 fn in_test(test: &Option<String>) -> String {
@@ -174,7 +205,7 @@ fn in_test(test: &Option<String>) -> String {
 }
 
 /// The untouched starter: what to do, and where to start.
-fn task_lines(kata: &Kata, r: &CheckResult) -> Vec<String> {
+fn task_lines(kata: &Kata, r: &CheckResult, shown: &Shown) -> Vec<String> {
     let mut out = vec![
         format!(
             "{} your task is in {}",
@@ -191,7 +222,7 @@ fn task_lines(kata: &Kata, r: &CheckResult) -> Vec<String> {
             t.name.bold()
         ));
         if let Some(m) = &t.message {
-            out.extend(m.lines().map(|l| format!("  {l}")));
+            out.extend(shown.message_lines(m).into_iter().map(|l| format!("  {l}")));
         }
     }
     out.push(String::new());
@@ -211,8 +242,9 @@ fn task_lines(kata: &Kata, r: &CheckResult) -> Vec<String> {
 pub fn test_lines(kata: &Kata, t: &TestResult, shown: &Shown) -> Vec<String> {
     let mut out = vec![format!("{} {}", "failing test:".bold(), t.name.bold())];
     if let Some(m) = &t.message {
-        // Multi-line messages keep their indent (the test kit wraps them at 100 columns).
-        out.extend(m.lines().map(|l| format!("  {l}")));
+        // The test kit wraps messages at 100 columns: join its lines back, so they wrap at
+        // the terminal's width instead.
+        out.extend(shown.message_lines(m).into_iter().map(|l| format!("  {l}")));
     }
     if let Some(loc) = &t.location {
         if loc.starts_with(&*kata.folder().to_string_lossy()) {
@@ -242,7 +274,8 @@ pub fn test_lines(kata: &Kata, t: &TestResult, shown: &Shown) -> Vec<String> {
         out.push(String::new());
         if shown.test_hints.is_some_and(|seen| seen.contains(&t.name)) {
             let label = "hint for this test:";
-            push_wrapped(&mut out, &label.cyan().bold().to_string(), label.len(), h);
+            let hang = text::width(label) + 1;
+            out.extend(text::wrap(&hint_line(label, h), shown.cols(), hang));
         } else if !shown.ask.is_empty() {
             out.push(
                 format!(
@@ -258,24 +291,100 @@ pub fn test_lines(kata: &Kata, t: &TestResult, shown: &Shown) -> Vec<String> {
 }
 
 /// A line diff of expected against actual: `-` lines only expected has, `+` lines only the
-/// learner's value has.
+/// learner's value has. Where a run of lines changed, each expected line is shown with the
+/// learner's line for the same key right under it (`sku-1 … → Ok(1)` then `sku-1 … → Ok(2)`),
+/// not a block of `-` lines then a block of `+` lines: keyed rows (one per customer, order,
+/// call) read as pairs.
 pub fn diff_lines(expected: &str, actual: &str) -> Vec<String> {
     let mut out = vec![format!(
         "  {}   {}",
         "- expected".red(),
         "+ your code".green()
     )];
+    let del = |t: &str| format!("  {}", format!("- {t}").red());
+    let ins = |t: &str| format!("  {}", format!("+ {t}").green());
     let diff = TextDiff::from_lines(expected, actual);
+    let mut rows: Vec<String> = Vec::new();
+    let mut gone: Vec<&str> = Vec::new();
+    let mut came: Vec<&str> = Vec::new();
+    let flush = |rows: &mut Vec<String>, gone: &mut Vec<&str>, came: &mut Vec<&str>| {
+        for (g, c) in pair_by_key(gone, came) {
+            if let Some(g) = g {
+                rows.push(del(g));
+            }
+            if let Some(c) = c {
+                rows.push(ins(c));
+            }
+        }
+        gone.clear();
+        came.clear();
+    };
     for change in diff.iter_all_changes() {
         let text = change.value().trim_end_matches('\n');
-        out.push(match change.tag() {
-            ChangeTag::Delete => format!("  {}", format!("- {text}").red()),
-            ChangeTag::Insert => format!("  {}", format!("+ {text}").green()),
-            ChangeTag::Equal => format!("    {text}").dimmed().to_string(),
-        });
-        if out.len() > DIFF_LINES {
-            out.push("  … (diff cut)".dimmed().to_string());
-            break;
+        match change.tag() {
+            ChangeTag::Delete => gone.push(text),
+            ChangeTag::Insert => came.push(text),
+            ChangeTag::Equal => {
+                flush(&mut rows, &mut gone, &mut came);
+                rows.push(format!("    {text}").dimmed().to_string());
+            }
+        }
+    }
+    flush(&mut rows, &mut gone, &mut came);
+    let cut = rows.len() > DIFF_LINES;
+    out.extend(rows.into_iter().take(DIFF_LINES));
+    if cut {
+        out.push("  … (diff cut)".dimmed().to_string());
+    }
+    out
+}
+
+/// Pairs the lines of one changed run: a removed line with the added line of the same key
+/// (the text before its first ` → `, ` = ` or `: `), in the removed lines' order; lines with
+/// no partner stand alone, the added ones where their key would come. Lines without a key pair
+/// up by position.
+fn pair_by_key<'a>(gone: &[&'a str], came: &[&'a str]) -> Vec<(Option<&'a str>, Option<&'a str>)> {
+    fn key(line: &str) -> Option<&str> {
+        [" → ", " = ", ": ", " -> "]
+            .iter()
+            .filter_map(|sep| line.find(sep).map(|i| &line[..i]))
+            .min_by_key(|k| k.len())
+            .map(str::trim)
+    }
+    let mut used = vec![false; came.len()];
+    let mut out = Vec::new();
+    let mut next_unkeyed = 0;
+    for g in gone {
+        let partner = match key(g) {
+            Some(k) => (0..came.len()).find(|&i| !used[i] && key(came[i]) == Some(k)),
+            None => {
+                while next_unkeyed < came.len()
+                    && (used[next_unkeyed] || key(came[next_unkeyed]).is_some())
+                {
+                    next_unkeyed += 1;
+                }
+                (next_unkeyed < came.len()).then_some(next_unkeyed)
+            }
+        };
+        // Added lines before the partner that nobody claims come first, in their order.
+        if let Some(p) = partner {
+            for i in 0..p {
+                if !used[i]
+                    && !gone
+                        .iter()
+                        .any(|g2| key(g2).is_some() && key(g2) == key(came[i]))
+                {
+                    used[i] = true;
+                    out.push((None, Some(came[i])));
+                }
+            }
+            used[p] = true;
+        }
+        out.push((Some(*g), partner.map(|p| came[p])));
+    }
+    for (i, c) in came.iter().enumerate() {
+        if !used[i] {
+            out.push((None, Some(*c)));
         }
     }
     out
@@ -305,25 +414,14 @@ fn split_lines(lines: Vec<String>) -> Vec<String> {
         .collect()
 }
 
-/// Removes ANSI escape sequences (for tests and for plain output).
-pub fn strip_ansi(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' {
-            if chars.peek() == Some(&'[') {
-                chars.next();
-                for c in chars.by_ref() {
-                    if c.is_ascii_alphabetic() {
-                        break;
-                    }
-                }
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
+/// A hint as one line, `label` in colour: [`text::wrap`] it with a hang of the label's width
+/// so later lines line up after the label.
+pub fn hint_line(label: &str, hint: &str) -> String {
+    format!(
+        "{} {}",
+        label.cyan().bold(),
+        hint.split_whitespace().collect::<Vec<_>>().join(" ")
+    )
 }
 
 #[cfg(test)]
@@ -341,52 +439,39 @@ mod tests {
     }
 
     #[test]
-    fn strip_ansi_removes_colour() {
-        assert_eq!(strip_ansi("\u{1b}[31mred\u{1b}[0m ok"), "red ok");
+    fn keyed_rows_come_as_pairs_per_key() {
+        colored::control::set_override(false);
+        let expected = "head\nsku-1 → Ok(1)\nsku-2 → Ok(0)\nsku-3 → Ok(5)\n";
+        let actual = "head\nsku-1 → Ok(2)\nsku-2 → Ok(1)\nsku-3 → Ok(6)\n";
+        let lines: Vec<String> = diff_lines(expected, actual).into_iter().skip(2).collect();
+        assert_eq!(
+            lines,
+            [
+                "  - sku-1 → Ok(1)",
+                "  + sku-1 → Ok(2)",
+                "  - sku-2 → Ok(0)",
+                "  + sku-2 → Ok(1)",
+                "  - sku-3 → Ok(5)",
+                "  + sku-3 → Ok(6)",
+            ]
+        );
     }
-}
-
-/// Columns hints and notes are wrapped at (terminals are at least this wide in practice;
-/// failure messages from the hidden tests are wrapped at the same width).
-pub const WRAP_WIDTH: usize = 100;
-
-/// Pushes `text` word-wrapped at [`WRAP_WIDTH`], the first line after `label` (shown
-/// `label_width` columns wide), later lines indented to line up with the first.
-pub fn push_wrapped(out: &mut Vec<String>, label: &str, label_width: usize, text: &str) {
-    let indent = " ".repeat(label_width + 1);
-    let mut line = format!("{label} ");
-    let mut col = label_width + 1;
-    let mut empty = true;
-    for word in text.split_whitespace() {
-        let w = word.chars().count();
-        if !empty && col + 1 + w > WRAP_WIDTH {
-            out.push(std::mem::replace(&mut line, indent.clone()));
-            col = indent.len();
-            empty = true;
-        }
-        if !empty {
-            line.push(' ');
-            col += 1;
-        }
-        line.push_str(word);
-        col += w;
-        empty = false;
-    }
-    out.push(line);
-}
-
-#[cfg(test)]
-mod wrap_tests {
-    use super::push_wrapped;
 
     #[test]
-    fn hints_wrap_at_word_boundaries_and_line_up() {
-        let mut out = Vec::new();
-        let text = "first ".repeat(40);
-        push_wrapped(&mut out, "hint 1/3:", 9, &text);
-        assert!(out.len() > 1);
-        assert!(out.iter().all(|l| l.chars().count() <= super::WRAP_WIDTH));
-        assert!(out[1].starts_with("          first"), "{:?}", out[1]);
-        assert!(out.iter().all(|l| !l.ends_with("fir")));
+    fn a_row_only_one_side_has_stands_alone() {
+        colored::control::set_override(false);
+        let expected = "c1: 3\nc2: 4\n";
+        let actual = "c1: 5\nc3: 1\nc2: 9\n";
+        let lines: Vec<String> = diff_lines(expected, actual).into_iter().skip(1).collect();
+        assert_eq!(
+            lines,
+            [
+                "  - c1: 3",
+                "  + c1: 5",
+                "  + c3: 1",
+                "  - c2: 4",
+                "  + c2: 9"
+            ]
+        );
     }
 }

@@ -233,6 +233,38 @@ pub enum Progress {
     Running,
 }
 
+/// The files of the learner's crate that a kata cannot be built without, missing at `root`
+/// (relative paths).
+pub fn missing_sources(root: &Path, kata: &Kata) -> Vec<PathBuf> {
+    [
+        kata.folder().join("Cargo.toml"),
+        kata.src_dir().join("lib.rs"),
+    ]
+    .into_iter()
+    .filter(|f| !root.join(f).is_file())
+    .collect()
+}
+
+/// What to say when [`missing_sources`] found some: what is missing and the ways back.
+pub fn missing_text(kata: &Kata, missing: &[PathBuf]) -> String {
+    let files: Vec<String> = missing.iter().map(|f| f.display().to_string()).collect();
+    let mut text = format!(
+        "{} {} missing, so the kata cannot be built. To restore:\n  git checkout -- {}   \
+         (the last committed version)",
+        files.join(" and "),
+        if files.len() == 1 { "is" } else { "are" },
+        files.join(" "),
+    );
+    if !missing.iter().any(|f| f.ends_with("Cargo.toml")) {
+        text.push_str(&format!(
+            "\n  cargo katas reset {}   (the starter; replaces {}/)",
+            kata.name,
+            kata.src_dir().display()
+        ));
+    }
+    text
+}
+
 /// Checks `kata` in the workspace at `root`.
 pub fn check(
     root: &Path,
@@ -253,6 +285,21 @@ pub fn check_gated(
     progress: &mut dyn FnMut(Progress),
     gate: &mut dyn FnMut(&Path) -> Option<String>,
 ) -> Result<CheckResult> {
+    let missing = missing_sources(root, kata);
+    if !missing.is_empty() {
+        return Ok(CheckResult {
+            kata: kata.name.clone(),
+            verdict: Verdict::BuildFailed {
+                detail: missing_text(kata, &missing),
+            },
+            tests: Vec::new(),
+            output: String::new(),
+            output_truncated: false,
+            warnings: Vec::new(),
+            build_time: Duration::ZERO,
+            run_time: Duration::ZERO,
+        });
+    }
     let built = build::build(root, kata, opts, progress)?;
     let built = match built.outcome {
         build::Outcome::Exe(exe) => match gate(&exe) {

@@ -43,6 +43,10 @@ pub enum Key {
     Up,
     /// Arrow down.
     Down,
+    /// Page up.
+    PageUp,
+    /// Page down.
+    PageDown,
 }
 
 /// Everything that can happen to watch mode.
@@ -75,6 +79,8 @@ pub enum Effect {
     StartVerify,
     /// Show a lesson section (leave the alternate screen first).
     OpenLesson(String, Option<String>),
+    /// Show these lines in the pager (the whole verdict, unclipped).
+    Page(Vec<String>),
     /// Leave watch mode.
     Quit,
 }
@@ -146,6 +152,10 @@ pub struct App {
     pub untouched_starter: bool,
     /// Files grading will not see, changed at the last check (see [`crate::sources`]).
     pub unseen_by_grading: Vec<String>,
+    /// First row of the screen's body shown (j/k, PgUp/PgDn); 0 for each new verdict.
+    pub scroll: usize,
+    /// The terminal's size, columns and rows (the event loop keeps it up to date).
+    pub size: (usize, usize),
 }
 
 impl App {
@@ -169,6 +179,8 @@ impl App {
             ticks: 0,
             untouched_starter: false,
             unseen_by_grading: Vec::new(),
+            scroll: 0,
+            size: (100, 40),
         }
     }
 
@@ -298,6 +310,7 @@ impl App {
         }
         let passed = matches!(&result, Ok(r) if r.passed());
         self.last = Some(result);
+        self.scroll = 0;
         if self.pending {
             self.pending = false;
             return self.request_check();
@@ -331,6 +344,11 @@ impl App {
         self.message = None;
         match key {
             Key::Char('q') => vec![Effect::Quit],
+            Key::Char('j') | Key::Down => self.scroll_by(1),
+            Key::Char('k') | Key::Up => self.scroll_by(-1),
+            Key::PageDown | Key::Char(' ') => self.scroll_by(self.page()),
+            Key::PageUp => self.scroll_by(-self.page()),
+            Key::Char('v') => vec![Effect::Page(render::whole(self, self.size.0))],
             Key::Char('?') => {
                 self.screen = Screen::Help;
                 Vec::new()
@@ -381,6 +399,21 @@ impl App {
         }
     }
 
+    /// Rows a page scrolls (the body's rows less one, so a line of context stays).
+    fn page(&self) -> isize {
+        let l = render::layout(self, self.size.0);
+        render::body_rows(&l, self.size.1).saturating_sub(1).max(1) as isize
+    }
+
+    fn scroll_by(&mut self, rows: isize) -> Vec<Effect> {
+        let (width, height) = self.size;
+        let l = render::layout(self, width);
+        let first = render::first_row(&l, height, self.scroll);
+        let most = l.body.len().saturating_sub(render::body_rows(&l, height));
+        self.scroll = first.saturating_add_signed(rows).min(most);
+        Vec::new()
+    }
+
     fn list_key(&mut self, key: Key) -> Vec<Effect> {
         let n = self.manifest.katas.len();
         match key {
@@ -405,6 +438,7 @@ impl App {
         self.state.state.current = Some(name);
         self.save_state();
         self.last = None;
+        self.scroll = 0;
         self.screen = Screen::Kata;
         self.request_check()
     }
@@ -422,9 +456,11 @@ impl App {
         }
     }
 
-    /// The screen as lines (ANSI colours unless `colored` is switched off).
-    pub fn render(&self, width: usize) -> Vec<String> {
-        render::render(self, width)
+    /// The screen as at most `height` lines of at most `width` columns (ANSI colours unless
+    /// `colored` is switched off): header, verdict line, spinner and key bar always; the
+    /// body from [`App::scroll`] on, as much as fits.
+    pub fn render(&self, width: usize, height: usize) -> Vec<String> {
+        render::render(self, width, height)
     }
 }
 
@@ -436,22 +472,32 @@ pub trait Ports {
     fn start_verify(&mut self);
     /// Show a lesson section (blocking until the learner comes back).
     fn open_lesson(&mut self, lesson: &str, section: Option<&str>);
-    /// Draw the screen.
+    /// Show lines in a pager (blocking until the learner comes back).
+    fn page(&mut self, lines: &[String]);
+    /// Draw the screen (as many lines as [`Ports::height`] at most).
     fn draw(&mut self, lines: &[String]);
     /// Terminal width in columns.
     fn width(&self) -> usize {
         100
     }
+    /// Terminal height in rows.
+    fn height(&self) -> usize {
+        40
+    }
 }
 
 /// Runs watch mode until [`Effect::Quit`] or until every sender is gone.
 pub fn event_loop(app: &mut App, events: &Receiver<Event>, ports: &mut dyn Ports) {
+    app.size = (ports.width(), ports.height());
     let first = app.start();
-    if perform(app, first, ports) {
+    if perform(first, ports) {
         return;
     }
-    ports.draw(&app.render(ports.width()));
+    ports.draw(&app.render(app.size.0, app.size.1));
     while let Ok(event) = events.recv() {
+        // Ticks animate the spinner; with no check running nothing changed, so no redraw.
+        let idle_tick = matches!(event, Event::Tick) && app.checking.is_none();
+        app.size = (ports.width(), ports.height());
         let done = match &event {
             Event::CheckDone(kata, result) => {
                 Some((kata.clone(), matches!(result, Ok(r) if r.passed())))
@@ -459,10 +505,13 @@ pub fn event_loop(app: &mut App, events: &Receiver<Event>, ports: &mut dyn Ports
             _ => None,
         };
         let effects = app.handle(event);
-        if perform(app, effects, ports) {
+        if perform(effects, ports) {
             return;
         }
-        ports.draw(&app.render(ports.width()));
+        if idle_tick {
+            continue;
+        }
+        ports.draw(&app.render(app.size.0, app.size.1));
         if let Some((kata, passed)) = done {
             trace_verdict(&kata, passed);
         }
@@ -493,15 +542,15 @@ fn trace_verdict(kata: &str, passed: bool) {
 }
 
 /// Carries out effects; true when the loop should end.
-fn perform(app: &mut App, effects: Vec<Effect>, ports: &mut dyn Ports) -> bool {
+fn perform(effects: Vec<Effect>, ports: &mut dyn Ports) -> bool {
     for effect in effects {
         match effect {
             Effect::StartCheck(kata) => ports.start_check(&kata),
             Effect::StartVerify => ports.start_verify(),
             Effect::OpenLesson(lesson, section) => {
                 ports.open_lesson(&lesson, section.as_deref());
-                let _ = app;
             }
+            Effect::Page(lines) => ports.page(&lines),
             Effect::Quit => return true,
         }
     }

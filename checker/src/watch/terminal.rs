@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use crossterm::event::{self as cevent, KeyCode, KeyEventKind, KeyModifiers};
-use crossterm::{cursor, execute, terminal};
+use crossterm::{cursor, execute, queue, terminal};
 use notify::{EventKind, RecursiveMode, Watcher};
 
 use super::{event_loop, App, Event, Key, Ports};
@@ -56,21 +56,73 @@ impl Ports for RealPorts {
         let _ = enter_terminal();
         self.paused.store(false, Ordering::SeqCst);
     }
+    fn page(&mut self, lines: &[String]) {
+        self.paused.store(true, Ordering::SeqCst);
+        std::thread::sleep(Duration::from_millis(60)); // let the key reader stand down
+        let _ = leave_terminal();
+        if let Err(e) = show_in_pager(lines) {
+            // No pager: print it all here; the terminal's own scrollback holds it.
+            for line in lines {
+                println!("{line}");
+            }
+            println!("\n({e:#})");
+            print!("press Enter to go back to the kata ");
+            let _ = std::io::stdout().flush();
+            let _ = std::io::stdin().read_line(&mut String::new());
+        }
+        let _ = enter_terminal();
+        self.paused.store(false, Ordering::SeqCst);
+    }
     fn draw(&mut self, lines: &[String]) {
+        // Row by row, each cleared to its end, then everything below: no full clear, so no
+        // flicker, and never a newline after the last row (which would scroll the screen).
         let mut out = std::io::stdout().lock();
-        let _ = execute!(
-            out,
-            cursor::MoveTo(0, 0),
-            terminal::Clear(terminal::ClearType::All)
-        );
-        for line in lines {
-            let _ = write!(out, "{line}\r\n");
+        for (row, line) in lines.iter().enumerate() {
+            let _ = queue!(out, cursor::MoveTo(0, row as u16));
+            let _ = write!(out, "{line}");
+            let _ = queue!(out, terminal::Clear(terminal::ClearType::UntilNewLine));
+        }
+        if lines.len() < self.height() {
+            // (Past the last row the cursor would stay on it, and this would clear it.)
+            let _ = queue!(
+                out,
+                cursor::MoveTo(0, lines.len() as u16),
+                terminal::Clear(terminal::ClearType::FromCursorDown)
+            );
         }
         let _ = out.flush();
     }
     fn width(&self) -> usize {
         terminal::size().map_or(100, |(w, _)| w as usize)
     }
+    fn height(&self) -> usize {
+        terminal::size().map_or(40, |(_, h)| h as usize)
+    }
+}
+
+/// The pager: `$PAGER` (split at spaces: `less -R`), else `less -R`, fed the lines on stdin.
+fn show_in_pager(lines: &[String]) -> Result<()> {
+    let pager = std::env::var("PAGER")
+        .ok()
+        .filter(|p| !p.trim().is_empty())
+        .unwrap_or_else(|| "less -R".into());
+    let mut parts = pager.split_whitespace();
+    let program = parts.next().context("PAGER is empty")?;
+    let mut child = std::process::Command::new(program)
+        .args(parts)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .with_context(|| format!("could not start the pager `{pager}` (set PAGER)"))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        for line in lines {
+            // A pager quit early closes the pipe: that is not an error.
+            if writeln!(stdin, "{line}").is_err() {
+                break;
+            }
+        }
+    }
+    child.wait().context("waiting for the pager")?;
+    Ok(())
 }
 
 fn enter_terminal() -> Result<()> {
@@ -212,6 +264,8 @@ fn spawn_keys(tx: Sender<Event>, paused: Arc<AtomicBool>) {
                         KeyCode::Esc => Some(Event::Key(Key::Esc)),
                         KeyCode::Up => Some(Event::Key(Key::Up)),
                         KeyCode::Down => Some(Event::Key(Key::Down)),
+                        KeyCode::PageUp => Some(Event::Key(Key::PageUp)),
+                        KeyCode::PageDown => Some(Event::Key(Key::PageDown)),
                         _ => None,
                     }
                 }

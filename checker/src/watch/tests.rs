@@ -5,7 +5,7 @@ use std::sync::mpsc::{self, Sender};
 use std::time::Duration;
 
 use super::*;
-use crate::report::strip_ansi;
+use crate::report::{strip_ansi, text};
 use crate::runner::{TestResult, TestStatus, Verdict};
 
 const MANIFEST: &str = "version = 2\nkatas = [\"alpha\", \"beta\"]\n";
@@ -43,6 +43,11 @@ fn temp_root(tag: &str) -> PathBuf {
         std::fs::write(
             root.join("exercises").join(k).join("src/lib.rs"),
             "// TODO starter\n",
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("exercises").join(k).join("Cargo.toml"),
+            format!("[package]\nname = \"{k}\"\n"),
         )
         .unwrap();
     }
@@ -95,8 +100,17 @@ fn result(kata: &str, passed: bool) -> Result<CheckResult, String> {
     })
 }
 
+/// The screen at 100 columns, tall enough to hold everything.
 fn screen(app: &App) -> String {
-    strip_ansi(&app.render(100).join("\n"))
+    strip_ansi(&app.render(100, 500).join("\n"))
+}
+
+/// The screen as a terminal of this size shows it, one string per row.
+fn rows(app: &App, width: usize, height: usize) -> Vec<String> {
+    app.render(width, height)
+        .iter()
+        .map(|l| strip_ansi(l))
+        .collect()
 }
 
 fn save(app: &App, kata: &str) -> Event {
@@ -339,7 +353,9 @@ struct FakePorts {
     verdicts: Vec<bool>,
     started: Vec<String>,
     lessons: Vec<(String, Option<String>)>,
+    pages: Vec<Vec<String>>,
     frames: Vec<String>,
+    size: (usize, usize),
     /// Events fed one per drawn frame (as a learner would act after looking at the screen).
     script: Vec<Event>,
 }
@@ -361,7 +377,18 @@ impl Ports for FakePorts {
         self.lessons
             .push((lesson.into(), section.map(String::from)));
     }
+    fn page(&mut self, lines: &[String]) {
+        self.pages
+            .push(lines.iter().map(|l| strip_ansi(l)).collect());
+    }
+    fn width(&self) -> usize {
+        self.size.0
+    }
+    fn height(&self) -> usize {
+        self.size.1
+    }
     fn draw(&mut self, lines: &[String]) {
+        assert!(lines.len() <= self.size.1, "{} rows drawn", lines.len());
         self.frames.push(strip_ansi(&lines.join("\n")));
         if !self.script.is_empty() {
             self.tx.send(self.script.remove(0)).unwrap();
@@ -378,7 +405,9 @@ fn the_event_loop_runs_on_injected_events() {
         verdicts: vec![false, true],
         started: Vec::new(),
         lessons: Vec::new(),
+        pages: Vec::new(),
         frames: Vec::new(),
+        size: (100, 500),
         script: Vec::new(),
     };
     let lib: &Path = &a.root.join("exercises/alpha/src/lib.rs");
@@ -400,4 +429,281 @@ fn the_event_loop_runs_on_injected_events() {
         .iter()
         .any(|f| f.contains("all 1 hidden tests pass")));
     assert_eq!(a.kata().name, "beta");
+}
+
+/// A failure as `stream-read-model` sends one: a long message the test kit broke at 100
+/// columns, and a keyed transcript of 40 rows on each side.
+fn tall_result(kata: &str) -> Result<CheckResult, String> {
+    let mut r = result(kata, false).unwrap();
+    let t = &mut r.tests[0];
+    t.message = Some(format!(
+        "{}\n{}",
+        "the handler applied record 7 twice: a new_image with the same event id must change the \
+         read model once, and the second delivery must be recognised by the event id kept in the",
+        "table itself (a conditional write on the last applied sequence number), not in memory"
+    ));
+    let mut expected = String::new();
+    let mut actual = String::new();
+    for i in 0..40 {
+        expected.push_str(&format!("customer c-{i:02} → orders {}\n", i % 3));
+        actual.push_str(&format!("customer c-{i:02} → orders {}\n", (i % 3) + 1));
+    }
+    t.expected = Some(expected);
+    t.actual = Some(actual);
+    Ok(r)
+}
+
+fn failing_at(tag: &str, size: (usize, usize)) -> App {
+    let mut a = app(tag);
+    std::fs::write(a.root.join("exercises/alpha/src/lib.rs"), "// my try\n").unwrap();
+    a.size = size;
+    a.start();
+    a.handle(Event::CheckDone("alpha".into(), tall_result("alpha")));
+    a
+}
+
+#[test]
+fn a_verdict_taller_than_the_terminal_keeps_header_verdict_and_keys() {
+    for (w, h) in [(110, 38), (60, 20)] {
+        let a = failing_at(&format!("tall-{w}"), (w, h));
+        let screen = rows(&a, w, h);
+        assert!(screen.len() <= h, "{w}x{h}: {} rows", screen.len());
+        assert!(screen[0].starts_with("DynamoDB Katas  ["), "{screen:#?}");
+        assert!(
+            screen.iter().any(|l| l.contains("1. alpha — First")),
+            "{screen:#?}"
+        );
+        assert!(
+            screen
+                .iter()
+                .take(5)
+                .any(|l| l.contains("✗ 1 of 1 hidden tests fail")),
+            "the verdict line is at the top: {screen:#?}"
+        );
+        assert!(screen.last().unwrap().contains("q quit"), "{screen:#?}");
+        assert!(
+            screen
+                .iter()
+                .any(|l| l.contains("lines 1–") && l.contains(" of ")),
+            "{screen:#?}"
+        );
+        assert!(
+            !screen.iter().any(|l| l.contains("c-39")),
+            "the end of the diff is below: {screen:#?}"
+        );
+    }
+}
+
+#[test]
+fn scrolling_shows_the_rest_and_stops_at_the_end() {
+    let mut a = failing_at("scroll", (60, 20));
+    let first = rows(&a, 60, 20);
+    a.handle(Event::Key(Key::Char('j')));
+    let after_j = rows(&a, 60, 20);
+    assert_eq!(a.scroll, 1);
+    assert_eq!(after_j[0], first[0], "the header stays");
+    assert_ne!(after_j, first);
+    for _ in 0..20 {
+        a.handle(Event::Key(Key::PageDown));
+    }
+    let end = rows(&a, 60, 20);
+    assert!(
+        end.iter().any(|l| l.contains("+ customer c-39")),
+        "{end:#?}"
+    );
+    assert!(end[0].starts_with("DynamoDB Katas"), "{end:#?}");
+    assert!(end.last().unwrap().contains("q quit"), "{end:#?}");
+    let bottom = a.scroll;
+    a.handle(Event::Key(Key::Char('j')));
+    assert_eq!(a.scroll, bottom, "no scrolling past the end");
+    a.handle(Event::Key(Key::PageUp));
+    a.handle(Event::Key(Key::Char('k')));
+    assert!(a.scroll < bottom);
+    for _ in 0..100 {
+        a.handle(Event::Key(Key::Up));
+    }
+    assert_eq!(rows(&a, 60, 20), first, "back at the top");
+    // A new verdict starts at its top again.
+    a.handle(Event::Key(Key::PageDown));
+    a.handle(save(&a, "alpha"));
+    a.handle(Event::CheckDone("alpha".into(), tall_result("alpha")));
+    assert_eq!(a.scroll, 0);
+}
+
+#[test]
+fn keyed_rows_are_shown_as_pairs() {
+    let a = failing_at("pairs", (110, 38));
+    let s = screen(&a);
+    let want = "  - customer c-00 → orders 0\n  + customer c-00 → orders 1\n  - customer c-01 → orders 1\n  + customer c-01 → orders 2";
+    assert!(s.contains(want), "{s}");
+}
+
+#[test]
+fn a_60_column_terminal_wraps_at_60_between_words() {
+    let a = failing_at("narrow", (60, 20));
+    let mut all = Vec::new();
+    let mut b = failing_at("narrow-all", (60, 400));
+    b.scroll = 0;
+    for l in rows(&b, 60, 400) {
+        assert!(text::width(&l) <= 60, "{} columns: {l:?}", text::width(&l));
+        all.push(l);
+    }
+    for l in rows(&a, 60, 20) {
+        assert!(text::width(&l) <= 60, "{l:?}");
+    }
+    let joined = all.join("\n");
+    // The message re-flows: its words come whole and in order, none cut at a line's end.
+    let words: Vec<&str> = joined.split_whitespace().collect();
+    for w in ["new_image", "recognised", "conditional", "sequence", "(a"] {
+        assert!(words.contains(&w), "{w} is cut: {joined}");
+    }
+    let message = "the handler applied record 7 twice: a new_image with the same event id";
+    assert!(
+        words.join(" ").contains(message),
+        "the message reads on across lines: {joined}"
+    );
+    assert!(
+        all.iter()
+            .any(|l| l.trim_start().starts_with("table itself"))
+            || !joined.contains("\n  table itself"),
+        "the test kit's 100-column break is not kept as a line of its own"
+    );
+    // The key bar breaks between keys.
+    let keys: Vec<&String> = all.iter().filter(|l| l.contains(" · ")).collect();
+    assert!(
+        keys.iter()
+            .all(|l| !l.ends_with(" ·") && !l.starts_with("· ")),
+        "{keys:?}"
+    );
+}
+
+#[test]
+fn v_opens_the_whole_verdict_in_the_pager() {
+    let mut a = failing_at("pager", (60, 20));
+    let effects = a.handle(Event::Key(Key::Char('v')));
+    let [Effect::Page(lines)] = effects.as_slice() else {
+        panic!("{effects:?}");
+    };
+    let text: Vec<String> = lines.iter().map(|l| strip_ansi(l)).collect();
+    assert!(text.len() > 80, "{}", text.len());
+    assert!(text[0].starts_with("DynamoDB Katas"));
+    assert!(text.iter().any(|l| l.contains("+ customer c-39")));
+    assert!(text.iter().all(|l| text::width(l) <= 60));
+}
+
+#[test]
+fn the_spinner_shows_over_a_tall_verdict_while_a_check_runs() {
+    let mut a = failing_at("spin", (60, 20));
+    a.handle(Event::Key(Key::PageDown));
+    a.handle(save(&a, "alpha"));
+    a.handle(Event::Progress(
+        "Compiling conditional-stock v0.1.0 (3 crates built)".into(),
+    ));
+    let screen = rows(&a, 60, 20);
+    assert!(
+        screen.iter().take(4).any(|l| l.contains("checking alpha…")),
+        "{screen:#?}"
+    );
+    assert!(
+        screen
+            .iter()
+            .any(|l| l.contains("✗ 1 of 1 hidden tests fail")),
+        "the last verdict stays under the spinner: {screen:#?}"
+    );
+    assert!(screen.last().unwrap().contains("q quit"));
+}
+
+#[test]
+fn idle_ticks_do_not_redraw() {
+    let mut a = app("ticks");
+    let (tx, rx) = mpsc::channel();
+    let mut ports = FakePorts {
+        tx: tx.clone(),
+        verdicts: vec![false],
+        started: Vec::new(),
+        lessons: Vec::new(),
+        pages: Vec::new(),
+        frames: Vec::new(),
+        size: (60, 20),
+        script: Vec::new(),
+    };
+    // While the check runs, a tick redraws (the spinner turns) …
+    tx.send(Event::Tick).unwrap();
+    // … once the verdict is drawn, ticks change nothing and draw nothing; a key does.
+    let mut after: Vec<Event> = (0..5).map(|_| Event::Tick).collect();
+    after.extend([Event::Key(Key::Char('v')), Event::Key(Key::Char('q'))]);
+    struct OnVerdict<'a>(&'a mut FakePorts, Vec<Event>, Option<usize>);
+    impl Ports for OnVerdict<'_> {
+        fn start_check(&mut self, kata: &str) {
+            self.0.start_check(kata)
+        }
+        fn start_verify(&mut self) {}
+        fn open_lesson(&mut self, _: &str, _: Option<&str>) {}
+        fn page(&mut self, lines: &[String]) {
+            self.0.page(lines)
+        }
+        fn width(&self) -> usize {
+            self.0.width()
+        }
+        fn height(&self) -> usize {
+            self.0.height()
+        }
+        fn draw(&mut self, lines: &[String]) {
+            self.0.draw(lines);
+            let verdict = self
+                .0
+                .frames
+                .last()
+                .is_some_and(|f| !f.contains("checking"));
+            if verdict && self.2.is_none() {
+                self.2 = Some(self.0.frames.len());
+                for e in self.1.drain(..) {
+                    self.0.tx.send(e).unwrap();
+                }
+            }
+        }
+    }
+    let mut ports = OnVerdict(&mut ports, after, None);
+    event_loop(&mut a, &rx, &mut ports);
+    let verdict_frame = ports.2.expect("a verdict was drawn");
+    let ports = ports.0;
+    assert_eq!(ports.pages.len(), 1, "v paged");
+    assert!(verdict_frame >= 2, "the tick during the check drew a frame");
+    assert_eq!(
+        ports.frames.len(),
+        verdict_frame + 1,
+        "only the key after the verdict drew: {:#?}",
+        &ports.frames[verdict_frame..]
+    );
+}
+
+#[test]
+fn a_missing_kata_file_says_how_to_restore_it() {
+    let mut a = app("missing");
+    a.size = (60, 20);
+    a.start();
+    a.handle(Event::CheckDone("alpha".into(), result("alpha", false)));
+    let lib = a.root.join("exercises/alpha/src/lib.rs");
+    std::fs::remove_file(&lib).unwrap();
+    // The watcher reports the removal as a change; the check finds the file gone before cargo.
+    assert_eq!(a.handle(Event::Save(lib.clone())), check("alpha"));
+    let checked = crate::runner::check(&a.root, a.kata(), &Default::default(), &mut |_| {});
+    a.handle(Event::CheckDone(
+        "alpha".into(),
+        checked.map_err(|e| e.to_string()),
+    ));
+    let screen = rows(&a, 60, 20);
+    let s = screen.join("\n");
+    assert!(s.contains("exercises/alpha/src/lib.rs is missing"), "{s}");
+    assert!(
+        s.contains("git checkout -- exercises/alpha/src/lib.rs"),
+        "{s}"
+    );
+    assert!(s.contains("cargo katas reset alpha"), "{s}");
+    assert!(screen.iter().all(|l| text::width(l) <= 60), "{s}");
+    assert!(screen.last().unwrap().contains("q quit"), "{s}");
+    // x then y restores the starter.
+    a.handle(Event::Key(Key::Char('x')));
+    assert_eq!(a.handle(Event::Key(Key::Char('y'))), check("alpha"));
+    assert_eq!(std::fs::read_to_string(&lib).unwrap(), "// TODO starter\n");
 }
