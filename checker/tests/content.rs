@@ -1202,3 +1202,105 @@ fn a_section_session_asks_only_that_sections_questions() {
     );
     assert!(out.contains("--section capacity-modes --seed 3"), "{out}");
 }
+
+/// A lesson's headings in order, as (level, anchor).
+type Headings = Vec<(usize, String)>;
+/// `--section` commands, as (the section printing it, the section it names).
+type SectionCommands = Vec<(String, String)>;
+
+/// Every heading of a lesson in order, as (level, anchor), with anchors made unique as in
+/// [`anchors`], and every `--section X` command in an inline code span, as (the anchor of the
+/// section whose text holds it, X).
+fn headings_and_section_commands(markdown: &str) -> (Headings, SectionCommands) {
+    let (mut headings, mut commands) = (Vec::new(), Vec::new());
+    let mut seen = BTreeSet::new();
+    let mut heading: Option<(usize, String)> = None;
+    for event in Parser::new_ext(markdown, md_options()) {
+        match event {
+            Event::Start(Tag::Heading { level, .. }) => {
+                heading = Some((level as usize, String::new()))
+            }
+            Event::Text(t) if heading.is_some() => {
+                heading.as_mut().expect("in a heading").1.push_str(&t)
+            }
+            Event::Code(t) if heading.is_some() => {
+                heading.as_mut().expect("in a heading").1.push_str(&t)
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                let (level, text) = heading.take().expect("heading text");
+                let base = slug(&text);
+                let mut anchor = base.clone();
+                let mut n = 0;
+                while seen.contains(&anchor) {
+                    n += 1;
+                    anchor = format!("{base}-{n}");
+                }
+                seen.insert(anchor.clone());
+                headings.push((level, anchor));
+            }
+            Event::Code(t) => {
+                if let (Some((_, here)), Some(named)) =
+                    (headings.last(), section_commands(&t).pop())
+                {
+                    commands.push((here.clone(), named));
+                }
+            }
+            _ => {}
+        }
+    }
+    (headings, commands)
+}
+
+/// Questions are asked where they are taught: each section a question is tagged with prints its
+/// own `cargo katas quiz N --section <anchor>` in its own text (so a subsection's questions come
+/// at the end of that subsection, not only with its parent's), and a command printed inside a
+/// section names that section or one that contains it (a whole-section line closes its last
+/// subsection).
+#[test]
+fn each_tagged_section_asks_its_own_questions_where_it_ends() {
+    let quizzes: BTreeMap<String, quiz::Quiz> =
+        quizzes().into_iter().map(|(p, q)| (stem(&p), q)).collect();
+    let mut problems = Vec::new();
+    for lesson in lesson_files() {
+        let name = stem(&lesson);
+        let (headings, commands) = headings_and_section_commands(&read(&lesson));
+        let ancestors = |anchor: &str| -> Vec<String> {
+            let Some(i) = headings.iter().position(|(_, a)| a == anchor) else {
+                return Vec::new();
+            };
+            let mut level = headings[i].0;
+            let mut out = vec![anchor.to_string()];
+            for (l, a) in headings[..i].iter().rev() {
+                if *l < level {
+                    out.push(a.clone());
+                    level = *l;
+                }
+            }
+            out
+        };
+        for (here, named) in &commands {
+            if !ancestors(here).contains(named) {
+                problems.push(format!(
+                    "{name}: `--section {named}` is printed in section #{here}, outside the section it names"
+                ));
+            }
+        }
+        let tagged: BTreeSet<&str> = quizzes[&name]
+            .questions
+            .iter()
+            .map(|q| q.section.as_str())
+            .collect();
+        for section in tagged {
+            if !commands
+                .iter()
+                .any(|(here, named)| here == section && named == section)
+            {
+                problems.push(format!(
+                    "{name}: questions are tagged #{section}, but that section prints no \
+                     `--section {section}` of its own"
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
