@@ -9,6 +9,11 @@
 # The warm-up grades one submission first so every job slot has the engine, the test kit and
 # the registry crates built; the timed run then builds only each submission's kata crate and
 # hidden-test binary, as an instructor's second grading run of the term would.
+#
+# Baseline, measured in the same run after the grading: a bare incremental `cargo build` of
+# each kata crate and its test binary (`run-<kata>`) after a one-line edit, in a copy of the
+# committed tree with a warm target dir of its own — what any check has to build, without the
+# sandbox, the scratch workspace or the test run. The target: grading at most 1.5x that.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/../.." && pwd)"
 learners="${1:-30}"
@@ -60,4 +65,36 @@ for l in g["learners"]:
 print(f"{len(g['learners'])} submissions x {len(g['katas'])} katas = {n} submission-katas in {secs:.1f} s")
 print(f"statuses: {by}")
 print(f"{secs / n:.2f} s per submission-kata (target <= 1 s)")
+PY
+
+# The bare-build baseline (see the top): median of 3 edits per kata, mean over the katas.
+bare="$work/bare"
+rm -rf "$bare"; mkdir -p "$bare"
+if git -C "$here" rev-parse --git-dir >/dev/null 2>&1; then
+  git -C "$here" archive HEAD | tar -x -C "$bare"
+else
+  tar -C "$here" --exclude=./target -c . | tar -x -C "$bare"
+fi
+export CARGO_TARGET_DIR="$work/bare-target"
+(cd "$bare" && cargo build --quiet --workspace)
+sum=0
+for k in "${names[@]}"; do
+  lib="$bare/exercises/$k/src/lib.rs"
+  cp "$here/checker/katas/$k/solutions/reference.rs" "$lib"
+  ts=()
+  for i in 1 2 3 4; do
+    echo "pub const BENCH_EDIT_$i: u32 = $i;" >> "$lib"
+    t0=$(date +%s%N); (cd "$bare" && cargo build --quiet -p "run-$k"); t1=$(date +%s%N)
+    [[ $i -gt 1 ]] && ts+=($((t1 - t0)))          # the first edit only warms this kata
+  done
+  m=$(printf '%s\n' "${ts[@]}" | sort -n | sed -n 2p)
+  sum=$((sum + m))
+done
+python3 - "$work/grades.json" "$start" "$end" "$sum" "${#names[@]}" "$(cut -d' ' -f1-3 /proc/loadavg)" <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))
+per = (int(sys.argv[3]) - int(sys.argv[2])) / 1e9 / g["submission_katas"]
+bare = int(sys.argv[4]) / 1e9 / int(sys.argv[5])
+print(f"bare cargo build of kata + test binary: {bare:.2f} s per kata (mean, same run)")
+print(f"grading / bare build: {per / bare:.2f}x (target <= 1.5x); load {sys.argv[6]}")
 PY
