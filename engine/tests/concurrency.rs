@@ -166,7 +166,7 @@ fn results_come_back_in_client_order() {
     let out = world.concurrently(3).run(5, |i, client| {
         (
             i * base,
-            client.list_tables().send().unwrap().table_names.len(),
+            client.list_tables().send().unwrap().table_names().len(),
         )
     });
     assert_eq!(out, vec![(0, 0), (10, 0), (20, 0), (30, 0), (40, 0)]);
@@ -176,7 +176,12 @@ fn results_come_back_in_client_order() {
         vec![
             Box::new(|_| "writer".to_string()),
             Box::new(|client: Client| {
-                let tables = client.list_tables().send().unwrap().table_names;
+                let tables = client
+                    .list_tables()
+                    .send()
+                    .unwrap()
+                    .table_names
+                    .unwrap_or_default();
                 format!("reader saw {} tables", tables.len())
             }),
         ],

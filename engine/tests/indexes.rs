@@ -266,10 +266,10 @@ fn a_gsi_added_later_is_backfilled_and_not_queryable_until_active() {
         .table
         .unwrap();
     assert_eq!(
-        d.global_secondary_indexes[0].index_status,
-        IndexStatus::Creating
+        d.global_secondary_indexes()[0].index_status(),
+        Some(&IndexStatus::Creating)
     );
-    assert_eq!(d.global_secondary_indexes[0].backfilling, Some(true));
+    assert_eq!(d.global_secondary_indexes()[0].backfilling(), Some(true));
     let q = || {
         c.query()
             .table_name("app")
@@ -291,8 +291,8 @@ fn a_gsi_added_later_is_backfilled_and_not_queryable_until_active() {
         .table
         .unwrap();
     assert_eq!(
-        d.global_secondary_indexes[0].index_status,
-        IndexStatus::Active
+        d.global_secondary_indexes()[0].index_status(),
+        Some(&IndexStatus::Active)
     );
     assert_eq!(
         q().unwrap().items(),

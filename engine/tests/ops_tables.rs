@@ -192,7 +192,7 @@ fn a_table_takes_20_global_secondary_indexes_but_not_21() {
     );
     with_gsis(&c, "max", 20).unwrap();
     let d = c.describe_table().table_name("max").send().unwrap();
-    assert_eq!(d.table().unwrap().global_secondary_indexes.len(), 20);
+    assert_eq!(d.table().unwrap().global_secondary_indexes().len(), 20);
 }
 
 fn with_lsis(c: &Client, name: &str, count: usize) -> engine::Result<()> {
@@ -228,7 +228,7 @@ fn a_table_takes_5_local_secondary_indexes_but_not_6() {
     );
     with_lsis(&c, "max", 5).unwrap();
     let d = c.describe_table().table_name("max").send().unwrap();
-    assert_eq!(d.table().unwrap().local_secondary_indexes.len(), 5);
+    assert_eq!(d.table().unwrap().local_secondary_indexes().len(), 5);
 }
 
 #[test]
@@ -317,24 +317,28 @@ fn create_reports_creating_and_describe_reports_active_with_the_definition() {
     let created = on_demand(&c, "app").send().unwrap();
     assert_eq!(
         created.table_description().unwrap().table_status(),
-        TableStatus::Creating
+        Some(&TableStatus::Creating)
     );
     let d = c.describe_table().table_name("app").send().unwrap();
     let t = d.table().unwrap();
-    assert_eq!(t.table_name(), "app");
-    assert_eq!(t.table_status(), TableStatus::Active);
+    assert_eq!(t.table_name(), Some("app"));
+    assert_eq!(t.table_status(), Some(&TableStatus::Active));
     assert_eq!(
         t.key_schema(),
         &[KeySchemaElement::new("PK", KeyType::Hash)]
     );
     assert_eq!(
-        t.billing_mode_summary.billing_mode,
-        BillingMode::PayPerRequest
+        t.billing_mode_summary().and_then(|b| b.billing_mode()),
+        Some(&BillingMode::PayPerRequest)
     );
-    assert_eq!(t.provisioned_throughput.read_capacity_units, 0);
     assert_eq!(
-        t.table_arn,
-        "arn:aws:dynamodb:local-1:000000000000:table/app"
+        t.provisioned_throughput()
+            .and_then(|p| p.read_capacity_units()),
+        Some(0)
+    );
+    assert_eq!(
+        t.table_arn(),
+        Some("arn:aws:dynamodb:local-1:000000000000:table/app")
     );
 }
 
@@ -372,9 +376,9 @@ fn describe_table_counts_items_and_bytes() {
         .unwrap()
         .table
         .unwrap();
-    assert_eq!(t.item_count(), 2);
+    assert_eq!(t.item_count(), Some(2));
     let bytes = item_size(&item! { "PK" => "A", "v" => 1, "more" => "xyz" }) + item_size(&items[1]);
-    assert_eq!(t.table_size_bytes, bytes as i64);
+    assert_eq!(t.table_size_bytes(), Some(bytes as i64));
 }
 
 #[test]
@@ -399,8 +403,8 @@ fn a_deleted_table_is_gone() {
         .unwrap();
     let out = c.delete_table().table_name("app").send().unwrap();
     let d = out.table_description().unwrap();
-    assert_eq!(d.table_status(), TableStatus::Deleting);
-    assert_eq!(d.item_count(), 1);
+    assert_eq!(d.table_status(), Some(&TableStatus::Deleting));
+    assert_eq!(d.item_count(), Some(1));
     let e = c.describe_table().table_name("app").send().unwrap_err();
     assert_eq!(
         e.message(),
@@ -428,7 +432,7 @@ fn a_deleted_table_is_gone() {
         .unwrap()
         .table
         .unwrap();
-    assert_eq!(t.item_count(), 0);
+    assert_eq!(t.item_count(), Some(0));
 }
 
 // ---- ListTables -----------------------------------------------------------------------

@@ -72,7 +72,7 @@ fn an_sdk_hashmap_goes_in_wherever_an_item_does() {
         )
         .send()
         .unwrap();
-    assert_eq!(batch.responses()["app"].len(), 1);
+    assert_eq!(batch.responses().unwrap()["app"].len(), 1);
     let write = WriteRequest::builder()
         .set_put_request(Some(PutRequest::builder().set_item(Some(item)).build()))
         .build();
@@ -225,7 +225,11 @@ fn a_validation_exception_is_unhandled_and_recognised_by_its_code() {
 fn question_mark_turns_every_operations_error_into_the_service_wide_enum() {
     fn describe(c: &engine::Client, table: &str) -> Result<(), engine::Error> {
         c.describe_table().table_name(table).send()?;
-        c.get_item().table_name(table).key("PK", s("a")).key("SK", s("b")).send()?;
+        c.get_item()
+            .table_name(table)
+            .key("PK", s("a"))
+            .key("SK", s("b"))
+            .send()?;
         Ok(())
     }
     let (_w, c) = app();

@@ -262,7 +262,10 @@ fn batch_write_returns_throttled_writes_as_unprocessed_items() {
         .request_items("tbl", writes)
         .send()
         .unwrap();
-    let unprocessed = out.unprocessed_items().get("tbl").map_or(0, Vec::len);
+    let unprocessed = out
+        .unprocessed_items()
+        .and_then(|u| u.get("tbl"))
+        .map_or(0, Vec::len);
     assert_eq!(
         unprocessed, 15,
         "5 WCU: 5 writes this second, 15 come back unprocessed"

@@ -72,18 +72,21 @@ pub struct BatchGetItemInput {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BatchGetItemOutput {
     /// Table name → the items found (in no particular order).
-    pub responses: BTreeMap<String, Vec<Item>>,
+    pub responses: Option<BTreeMap<String, Vec<Item>>>,
     /// What was not read this time, in the request's shape. Empty when everything was read.
-    pub unprocessed_keys: BTreeMap<String, KeysAndAttributes>,
+    pub unprocessed_keys: Option<BTreeMap<String, KeysAndAttributes>>,
     pub consumed_capacity: Option<Vec<ConsumedCapacity>>,
 }
 
 impl BatchGetItemOutput {
-    pub fn responses(&self) -> &BTreeMap<String, Vec<Item>> {
-        &self.responses
+    pub fn responses(&self) -> Option<&BTreeMap<String, Vec<Item>>> {
+        self.responses.as_ref()
     }
-    pub fn unprocessed_keys(&self) -> &BTreeMap<String, KeysAndAttributes> {
-        &self.unprocessed_keys
+    pub fn unprocessed_keys(&self) -> Option<&BTreeMap<String, KeysAndAttributes>> {
+        self.unprocessed_keys.as_ref()
+    }
+    pub fn consumed_capacity(&self) -> &[ConsumedCapacity] {
+        self.consumed_capacity.as_deref().unwrap_or_default()
     }
 }
 
@@ -167,7 +170,12 @@ pub(crate) fn execute(state: &mut State, input: &BatchGetItemInput) -> Result<Ba
     }
 
     let now = state.now_ms;
-    let mut out = BatchGetItemOutput::default();
+    // The service always answers both maps, empty when nothing was found or left over.
+    let mut out = BatchGetItemOutput {
+        responses: Some(BTreeMap::new()),
+        unprocessed_keys: Some(BTreeMap::new()),
+        consumed_capacity: None,
+    };
     let mut consumption: BTreeMap<String, Consumption> = BTreeMap::new();
     let mut returned_bytes = 0usize;
     let mut processed = 0usize;
@@ -212,17 +220,23 @@ pub(crate) fn execute(state: &mut State, input: &BatchGetItemInput) -> Result<Ba
                     Some(p) => p.apply(&stored),
                     None => stored.item().clone(),
                 };
-                out.responses.entry(name.clone()).or_default().push(item);
+                out.responses
+                    .get_or_insert_with(BTreeMap::new)
+                    .entry(name.clone())
+                    .or_default()
+                    .push(item);
             }
         }
         if !unprocessed.is_empty() {
-            out.unprocessed_keys.insert(
-                name.clone(),
-                KeysAndAttributes {
-                    keys: unprocessed,
-                    ..request.clone()
-                },
-            );
+            out.unprocessed_keys
+                .get_or_insert_with(BTreeMap::new)
+                .insert(
+                    name.clone(),
+                    KeysAndAttributes {
+                        keys: unprocessed,
+                        ..request.clone()
+                    },
+                );
         }
     }
     if processed == 0 {

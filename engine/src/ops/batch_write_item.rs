@@ -53,13 +53,16 @@ pub struct BatchWriteItemInput {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BatchWriteItemOutput {
     /// The writes not applied this time, in the request's shape. Empty when all were applied.
-    pub unprocessed_items: BTreeMap<String, Vec<WriteRequest>>,
+    pub unprocessed_items: Option<BTreeMap<String, Vec<WriteRequest>>>,
     pub consumed_capacity: Option<Vec<ConsumedCapacity>>,
 }
 
 impl BatchWriteItemOutput {
-    pub fn unprocessed_items(&self) -> &BTreeMap<String, Vec<WriteRequest>> {
-        &self.unprocessed_items
+    pub fn unprocessed_items(&self) -> Option<&BTreeMap<String, Vec<WriteRequest>>> {
+        self.unprocessed_items.as_ref()
+    }
+    pub fn consumed_capacity(&self) -> &[ConsumedCapacity] {
+        self.consumed_capacity.as_deref().unwrap_or_default()
     }
 }
 
@@ -168,7 +171,11 @@ pub(crate) fn execute(
         ));
     }
 
-    let mut out = BatchWriteItemOutput::default();
+    // The service always answers UnprocessedItems, empty when every write was applied.
+    let mut out = BatchWriteItemOutput {
+        unprocessed_items: Some(BTreeMap::new()),
+        consumed_capacity: None,
+    };
     let mut consumption: BTreeMap<String, Consumption> = BTreeMap::new();
     let mut processed = 0usize;
     let mut first_throttle = None;
@@ -191,6 +198,7 @@ pub(crate) fn execute(
                 }
                 first_throttle.get_or_insert(e);
                 out.unprocessed_items
+                    .get_or_insert_with(BTreeMap::new)
                     .entry(name)
                     .or_default()
                     .push(original);

@@ -415,7 +415,7 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
         ttl: Default::default(),
     };
     let mut description = describe(&table);
-    description.table_status = TableStatus::Creating;
+    description.table_status = Some(TableStatus::Creating);
     state.tables.insert(name, table);
     Ok(CreateTableOutput {
         table_description: Some(description),

@@ -65,7 +65,7 @@ pub(crate) fn execute(state: &mut State, input: &DeleteTableInput) -> Result<Del
         ))
     })?;
     let mut description = describe(&table);
-    description.table_status = TableStatus::Deleting;
+    description.table_status = Some(TableStatus::Deleting);
     Ok(DeleteTableOutput {
         table_description: Some(description),
     })

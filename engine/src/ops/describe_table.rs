@@ -71,60 +71,75 @@ pub(crate) fn execute(state: &State, input: &DescribeTableInput) -> Result<Descr
 
 /// The description of a table as DescribeTable (and CreateTable, DeleteTable) report it.
 pub(crate) fn describe(table: &Table) -> TableDescription {
-    let throughput = |t: Option<crate::types::ProvisionedThroughput>| match t {
-        Some(t) => ProvisionedThroughputDescription {
-            read_capacity_units: t.read_capacity_units,
-            write_capacity_units: t.write_capacity_units,
-            number_of_decreases_today: 0,
-        },
-        None => ProvisionedThroughputDescription::default(),
+    let throughput = |t: Option<crate::types::ProvisionedThroughput>| {
+        let (read, write) = t.map_or((0, 0), |t| (t.read_capacity_units, t.write_capacity_units));
+        ProvisionedThroughputDescription {
+            read_capacity_units: Some(read),
+            write_capacity_units: Some(write),
+            number_of_decreases_today: Some(0),
+        }
     };
     let provisioned = table.billing_mode == BillingMode::Provisioned;
+    fn non_empty<T>(v: Vec<T>) -> Option<Vec<T>> {
+        (!v.is_empty()).then_some(v)
+    }
     TableDescription {
-        table_name: table.name.clone(),
-        table_arn: table.arn(),
-        table_status: table.status,
-        key_schema: table.key_elements.clone(),
-        attribute_definitions: table.attribute_definitions.clone(),
-        billing_mode_summary: BillingModeSummary {
-            billing_mode: table.billing_mode,
-        },
-        provisioned_throughput: throughput(if provisioned { table.throughput } else { None }),
-        global_secondary_indexes: table
-            .indexes
-            .iter()
-            .filter(|i| i.kind == IndexKind::Global)
-            .map(|i| GlobalSecondaryIndexDescription {
-                index_name: i.name.clone(),
-                key_schema: i.key_elements.clone(),
-                projection: i.projection.clone(),
-                index_status: i.status,
-                backfilling: (i.status == IndexStatus::Creating).then_some(true),
-                provisioned_throughput: throughput(if provisioned { i.throughput } else { None }),
-                item_count: i.store.item_count() as i64,
-                index_size_bytes: i.store.size_bytes() as i64,
-            })
-            .collect(),
-        local_secondary_indexes: table
-            .indexes
-            .iter()
-            .filter(|i| i.kind == IndexKind::Local)
-            .map(|i| LocalSecondaryIndexDescription {
-                index_name: i.name.clone(),
-                key_schema: i.key_elements.clone(),
-                projection: i.projection.clone(),
-                item_count: i.store.item_count() as i64,
-                index_size_bytes: i.store.size_bytes() as i64,
-            })
-            .collect(),
+        table_name: Some(table.name.clone()),
+        table_arn: Some(table.arn()),
+        table_status: Some(table.status),
+        key_schema: Some(table.key_elements.clone()),
+        attribute_definitions: Some(table.attribute_definitions.clone()),
+        billing_mode_summary: Some(BillingModeSummary {
+            billing_mode: Some(table.billing_mode),
+        }),
+        provisioned_throughput: Some(throughput(if provisioned {
+            table.throughput
+        } else {
+            None
+        })),
+        global_secondary_indexes: non_empty(
+            table
+                .indexes
+                .iter()
+                .filter(|i| i.kind == IndexKind::Global)
+                .map(|i| GlobalSecondaryIndexDescription {
+                    index_name: Some(i.name.clone()),
+                    key_schema: Some(i.key_elements.clone()),
+                    projection: Some(i.projection.clone()),
+                    index_status: Some(i.status),
+                    backfilling: (i.status == IndexStatus::Creating).then_some(true),
+                    provisioned_throughput: Some(throughput(if provisioned {
+                        i.throughput
+                    } else {
+                        None
+                    })),
+                    item_count: Some(i.store.item_count() as i64),
+                    index_size_bytes: Some(i.store.size_bytes() as i64),
+                })
+                .collect(),
+        ),
+        local_secondary_indexes: non_empty(
+            table
+                .indexes
+                .iter()
+                .filter(|i| i.kind == IndexKind::Local)
+                .map(|i| LocalSecondaryIndexDescription {
+                    index_name: Some(i.name.clone()),
+                    key_schema: Some(i.key_elements.clone()),
+                    projection: Some(i.projection.clone()),
+                    item_count: Some(i.store.item_count() as i64),
+                    index_size_bytes: Some(i.store.size_bytes() as i64),
+                })
+                .collect(),
+        ),
         stream_specification: table.stream,
         latest_stream_arn: table
             .stream_label
             .as_ref()
             .map(|l| format!("{}/stream/{l}", table.arn())),
         latest_stream_label: table.stream_label.clone(),
-        creation_date_time_ms: table.created_ms,
-        item_count: table.store.item_count() as i64,
-        table_size_bytes: table.store.size_bytes() as i64,
+        creation_date_time_ms: Some(table.created_ms),
+        item_count: Some(table.store.item_count() as i64),
+        table_size_bytes: Some(table.store.size_bytes() as i64),
     }
 }

@@ -15,14 +15,14 @@ pub struct ListTablesInput {
 /// One page of table names.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ListTablesOutput {
-    pub table_names: Vec<String>,
+    pub table_names: Option<Vec<String>>,
     /// Present when more names follow; pass it as `ExclusiveStartTableName`.
     pub last_evaluated_table_name: Option<String>,
 }
 
 impl ListTablesOutput {
     pub fn table_names(&self) -> &[String] {
-        &self.table_names
+        self.table_names.as_deref().unwrap_or_default()
     }
     pub fn last_evaluated_table_name(&self) -> Option<&str> {
         self.last_evaluated_table_name.as_deref()
@@ -91,7 +91,7 @@ pub(crate) fn execute(state: &State, input: &ListTablesInput) -> Result<ListTabl
         } else {
             None
         },
-        table_names,
+        table_names: Some(table_names),
     })
 }
 
@@ -113,7 +113,7 @@ impl super::paginate::Paged for ListTablesFluentBuilder {
         output.last_evaluated_table_name.clone()
     }
     fn page_items(output: ListTablesOutput) -> Vec<String> {
-        output.table_names
+        output.table_names.unwrap_or_default()
     }
 }
 

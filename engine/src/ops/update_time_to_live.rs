@@ -49,6 +49,12 @@ pub struct UpdateTimeToLiveOutput {
     pub time_to_live_specification: Option<TimeToLiveSpecification>,
 }
 
+impl UpdateTimeToLiveOutput {
+    pub fn time_to_live_specification(&self) -> Option<&TimeToLiveSpecification> {
+        self.time_to_live_specification.as_ref()
+    }
+}
+
 /// Builds and sends an UpdateTimeToLive request.
 #[derive(Clone, Debug)]
 pub struct UpdateTimeToLiveFluentBuilder {
@@ -153,6 +159,12 @@ pub struct DescribeTimeToLiveInput {
 #[derive(Clone, Debug, PartialEq)]
 pub struct DescribeTimeToLiveOutput {
     pub time_to_live_description: Option<TimeToLiveDescription>,
+}
+
+impl DescribeTimeToLiveOutput {
+    pub fn time_to_live_description(&self) -> Option<&TimeToLiveDescription> {
+        self.time_to_live_description.as_ref()
+    }
 }
 
 /// Builds and sends a DescribeTimeToLive request.

@@ -376,76 +376,178 @@ impl ConsumedCapacity {
 }
 
 /// Billing mode as DescribeTable reports it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct BillingModeSummary {
-    pub billing_mode: BillingMode,
+    pub billing_mode: Option<BillingMode>,
+}
+
+impl BillingModeSummary {
+    pub fn billing_mode(&self) -> Option<&BillingMode> {
+        self.billing_mode.as_ref()
+    }
 }
 
 /// Provisioned throughput as DescribeTable reports it (0/0 for on-demand tables).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct ProvisionedThroughputDescription {
-    pub read_capacity_units: i64,
-    pub write_capacity_units: i64,
-    pub number_of_decreases_today: i64,
+    pub read_capacity_units: Option<i64>,
+    pub write_capacity_units: Option<i64>,
+    pub number_of_decreases_today: Option<i64>,
+}
+
+impl ProvisionedThroughputDescription {
+    pub fn read_capacity_units(&self) -> Option<i64> {
+        self.read_capacity_units
+    }
+    pub fn write_capacity_units(&self) -> Option<i64> {
+        self.write_capacity_units
+    }
+    pub fn number_of_decreases_today(&self) -> Option<i64> {
+        self.number_of_decreases_today
+    }
 }
 
 /// A global secondary index as DescribeTable reports it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct GlobalSecondaryIndexDescription {
-    pub index_name: String,
-    pub key_schema: Vec<KeySchemaElement>,
-    pub projection: Projection,
-    pub index_status: IndexStatus,
+    pub index_name: Option<String>,
+    pub key_schema: Option<Vec<KeySchemaElement>>,
+    pub projection: Option<Projection>,
+    pub index_status: Option<IndexStatus>,
     /// `Some(true)` while an index added to an existing table is being backfilled.
     pub backfilling: Option<bool>,
-    pub provisioned_throughput: ProvisionedThroughputDescription,
-    pub item_count: i64,
-    pub index_size_bytes: i64,
+    pub provisioned_throughput: Option<ProvisionedThroughputDescription>,
+    pub item_count: Option<i64>,
+    pub index_size_bytes: Option<i64>,
+}
+
+impl GlobalSecondaryIndexDescription {
+    pub fn index_name(&self) -> Option<&str> {
+        self.index_name.as_deref()
+    }
+    pub fn key_schema(&self) -> &[KeySchemaElement] {
+        self.key_schema.as_deref().unwrap_or_default()
+    }
+    pub fn projection(&self) -> Option<&Projection> {
+        self.projection.as_ref()
+    }
+    pub fn index_status(&self) -> Option<&IndexStatus> {
+        self.index_status.as_ref()
+    }
+    pub fn backfilling(&self) -> Option<bool> {
+        self.backfilling
+    }
+    pub fn provisioned_throughput(&self) -> Option<&ProvisionedThroughputDescription> {
+        self.provisioned_throughput.as_ref()
+    }
+    pub fn item_count(&self) -> Option<i64> {
+        self.item_count
+    }
+    pub fn index_size_bytes(&self) -> Option<i64> {
+        self.index_size_bytes
+    }
 }
 
 /// A local secondary index as DescribeTable reports it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct LocalSecondaryIndexDescription {
-    pub index_name: String,
-    pub key_schema: Vec<KeySchemaElement>,
-    pub projection: Projection,
-    pub item_count: i64,
-    pub index_size_bytes: i64,
+    pub index_name: Option<String>,
+    pub key_schema: Option<Vec<KeySchemaElement>>,
+    pub projection: Option<Projection>,
+    pub item_count: Option<i64>,
+    pub index_size_bytes: Option<i64>,
+}
+
+impl LocalSecondaryIndexDescription {
+    pub fn index_name(&self) -> Option<&str> {
+        self.index_name.as_deref()
+    }
+    pub fn key_schema(&self) -> &[KeySchemaElement] {
+        self.key_schema.as_deref().unwrap_or_default()
+    }
+    pub fn projection(&self) -> Option<&Projection> {
+        self.projection.as_ref()
+    }
+    pub fn item_count(&self) -> Option<i64> {
+        self.item_count
+    }
+    pub fn index_size_bytes(&self) -> Option<i64> {
+        self.index_size_bytes
+    }
 }
 
 /// Everything DescribeTable tells about a table.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// As in the SDK, every field is an `Option` (the service may leave any out) and is read
+/// through its accessor: `table_status()` is an `Option<&TableStatus>`, a list such as
+/// `key_schema()` a slice (empty when absent).
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct TableDescription {
-    pub table_name: String,
-    pub table_arn: String,
-    pub table_status: TableStatus,
-    pub key_schema: Vec<KeySchemaElement>,
-    pub attribute_definitions: Vec<AttributeDefinition>,
-    pub billing_mode_summary: BillingModeSummary,
-    pub provisioned_throughput: ProvisionedThroughputDescription,
-    pub global_secondary_indexes: Vec<GlobalSecondaryIndexDescription>,
-    pub local_secondary_indexes: Vec<LocalSecondaryIndexDescription>,
+    pub table_name: Option<String>,
+    pub table_arn: Option<String>,
+    pub table_status: Option<TableStatus>,
+    pub key_schema: Option<Vec<KeySchemaElement>>,
+    pub attribute_definitions: Option<Vec<AttributeDefinition>>,
+    pub billing_mode_summary: Option<BillingModeSummary>,
+    pub provisioned_throughput: Option<ProvisionedThroughputDescription>,
+    pub global_secondary_indexes: Option<Vec<GlobalSecondaryIndexDescription>>,
+    pub local_secondary_indexes: Option<Vec<LocalSecondaryIndexDescription>>,
     pub stream_specification: Option<StreamSpecification>,
     pub latest_stream_arn: Option<String>,
     pub latest_stream_label: Option<String>,
-    /// Simulated milliseconds since the world's epoch.
-    pub creation_date_time_ms: u64,
-    pub item_count: i64,
-    pub table_size_bytes: i64,
+    /// Not part of the SDK (its `creation_date_time` is a `DateTime`): simulated
+    /// milliseconds since the world's epoch.
+    pub creation_date_time_ms: Option<u64>,
+    pub item_count: Option<i64>,
+    pub table_size_bytes: Option<i64>,
 }
 
 impl TableDescription {
-    pub fn table_name(&self) -> &str {
-        &self.table_name
+    pub fn table_name(&self) -> Option<&str> {
+        self.table_name.as_deref()
     }
-    pub fn table_status(&self) -> TableStatus {
-        self.table_status
+    pub fn table_arn(&self) -> Option<&str> {
+        self.table_arn.as_deref()
+    }
+    pub fn table_status(&self) -> Option<&TableStatus> {
+        self.table_status.as_ref()
     }
     pub fn key_schema(&self) -> &[KeySchemaElement] {
-        &self.key_schema
+        self.key_schema.as_deref().unwrap_or_default()
     }
-    pub fn item_count(&self) -> i64 {
+    pub fn attribute_definitions(&self) -> &[AttributeDefinition] {
+        self.attribute_definitions.as_deref().unwrap_or_default()
+    }
+    pub fn billing_mode_summary(&self) -> Option<&BillingModeSummary> {
+        self.billing_mode_summary.as_ref()
+    }
+    pub fn provisioned_throughput(&self) -> Option<&ProvisionedThroughputDescription> {
+        self.provisioned_throughput.as_ref()
+    }
+    pub fn global_secondary_indexes(&self) -> &[GlobalSecondaryIndexDescription] {
+        self.global_secondary_indexes.as_deref().unwrap_or_default()
+    }
+    pub fn local_secondary_indexes(&self) -> &[LocalSecondaryIndexDescription] {
+        self.local_secondary_indexes.as_deref().unwrap_or_default()
+    }
+    pub fn stream_specification(&self) -> Option<&StreamSpecification> {
+        self.stream_specification.as_ref()
+    }
+    pub fn latest_stream_arn(&self) -> Option<&str> {
+        self.latest_stream_arn.as_deref()
+    }
+    pub fn latest_stream_label(&self) -> Option<&str> {
+        self.latest_stream_label.as_deref()
+    }
+    /// Not part of the SDK: see the field.
+    pub fn creation_date_time_ms(&self) -> Option<u64> {
+        self.creation_date_time_ms
+    }
+    pub fn item_count(&self) -> Option<i64> {
         self.item_count
+    }
+    pub fn table_size_bytes(&self) -> Option<i64> {
+        self.table_size_bytes
     }
 }
 

@@ -149,7 +149,7 @@ impl World {
     /// let world = World::new(1);
     /// let tables = world.concurrently(7).run(3, |i, client| {
     ///     let names = client.list_tables().send().unwrap();
-    ///     (i, names.table_names.len())
+    ///     (i, names.table_names().len())
     /// });
     /// assert_eq!(tables, vec![(0, 0), (1, 0), (2, 0)]);
     /// ```

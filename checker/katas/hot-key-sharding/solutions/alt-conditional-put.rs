@@ -95,9 +95,9 @@ pub fn total(client: &Client, post: &str, shards: u32) -> Result<u64, Error> {
         })?;
         sum += out
             .responses()
-            .get(TABLE)
+            .and_then(|r| r.get(TABLE))
             .map_or(0, |items| items.iter().map(|i| likes_in(Some(i))).sum());
-        wanted = match out.unprocessed_keys().get(TABLE) {
+        wanted = match out.unprocessed_keys().and_then(|u| u.get(TABLE)) {
             Some(rest) => {
                 client.world().advance(FIRST_WAIT);
                 rest.clone()

@@ -82,14 +82,14 @@ pub fn total(client: &Client, post: &str, shards: u32) -> Result<u64, Error> {
         })?;
         sum += out
             .responses()
-            .get(TABLE)
+            .and_then(|r| r.get(TABLE))
             .into_iter()
             .flatten()
             .filter_map(|item| item.get("count")?.as_number()?.to_u64())
             .sum::<u64>();
         wanted = out
             .unprocessed_keys()
-            .get(TABLE)
+            .and_then(|u| u.get(TABLE))
             .cloned()
             .unwrap_or_default();
         if !wanted.keys.is_empty() {

@@ -912,33 +912,33 @@ fn indexes_project_what_their_patterns_need(seed: u64) {
     for table in shop.tables() {
         let description = shop.describe(&table);
         let mut key_attributes: BTreeSet<String> = description
-            .key_schema
+            .key_schema()
             .iter()
             .map(|k| k.attribute_name.clone())
             .collect();
         let all = description
-            .global_secondary_indexes
+            .global_secondary_indexes()
             .iter()
             .map(|i| {
                 (
-                    &i.index_name,
-                    &i.key_schema,
-                    &i.projection,
-                    i.item_count,
-                    i.index_size_bytes,
+                    i.index_name().unwrap_or_default(),
+                    i.key_schema(),
+                    i.projection(),
+                    i.item_count().unwrap_or(0),
+                    i.index_size_bytes().unwrap_or(0),
                 )
             })
-            .chain(description.local_secondary_indexes.iter().map(|i| {
+            .chain(description.local_secondary_indexes().iter().map(|i| {
                 (
-                    &i.index_name,
-                    &i.key_schema,
-                    &i.projection,
-                    i.item_count,
-                    i.index_size_bytes,
+                    i.index_name().unwrap_or_default(),
+                    i.key_schema(),
+                    i.projection(),
+                    i.item_count().unwrap_or(0),
+                    i.index_size_bytes().unwrap_or(0),
                 )
             }));
         for (name, schema, projection, count, bytes) in all {
-            if projection.projection_type() != Some(&ProjectionType::All) {
+            if projection.and_then(|p| p.projection_type()) != Some(&ProjectionType::All) {
                 continue;
             }
             key_attributes.extend(schema.iter().map(|k| k.attribute_name.clone()));
@@ -1227,7 +1227,7 @@ impl Shop {
             .table_name(table)
             .send()
             .ok()
-            .and_then(|d| d.table().map(|t| t.item_count()))
+            .and_then(|d| d.table().and_then(|t| t.item_count()))
             .unwrap_or(0)
     }
 
@@ -1387,7 +1387,7 @@ impl Shop {
 
     /// The table's key attributes, partition key first.
     fn key_names(&self, table: &str) -> Vec<String> {
-        let mut schema = self.describe(table).key_schema;
+        let mut schema = self.describe(table).key_schema.unwrap_or_default();
         schema.sort_by_key(|k| k.key_type != KeyType::Hash);
         schema.into_iter().map(|k| k.attribute_name).collect()
     }
@@ -1395,13 +1395,13 @@ impl Shop {
     /// The table's secondary indexes, global then local.
     fn index_names(&self, table: &str) -> Vec<String> {
         let d = self.describe(table);
-        d.global_secondary_indexes
+        d.global_secondary_indexes()
             .iter()
-            .map(|i| i.index_name.clone())
+            .filter_map(|i| i.index_name.clone())
             .chain(
-                d.local_secondary_indexes
+                d.local_secondary_indexes()
                     .iter()
-                    .map(|i| i.index_name.clone()),
+                    .filter_map(|i| i.index_name.clone()),
             )
             .collect()
     }

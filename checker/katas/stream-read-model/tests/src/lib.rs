@@ -867,7 +867,8 @@ impl Scene {
             .list_tables()
             .send()
             .unwrap_or_else(|e| fail(format!("test setup: listing tables failed: {e}")))
-            .table_names;
+            .table_names
+            .unwrap_or_default();
         let mut out = serde_json::Map::new();
         for table in names.into_iter().filter(|t| t != ORDERS_TABLE) {
             let mut items = Vec::new();
