@@ -14,7 +14,7 @@ use crate::state::StateFile;
 
 /// Learn DynamoDB by doing: katas checked against a deterministic DynamoDB engine.
 #[derive(Debug, Parser)]
-#[command(name = "katas", version, about, long_about = None)]
+#[command(name = "katas", bin_name = "cargo katas", version, about, long_about = None)]
 pub struct Args {
     /// Watch mode without a file watcher: press r to check (for network filesystems and
     /// containers where file events do not arrive).
@@ -32,7 +32,8 @@ pub enum Command {
     List,
     /// Check one kata once (default: the current one); the exit code says pass (0) or fail (1).
     Run {
-        /// The kata (see `katas list`).
+        /// The kata (see `cargo katas list`; default: the one whose folder you are in, else the
+        /// current one).
         kata: Option<String>,
         /// Replay a randomized test with this seed.
         #[arg(long)]
@@ -76,13 +77,17 @@ pub enum Command {
     Quiz {
         /// Lesson number or name (default: the current kata's lesson).
         lesson: Option<String>,
-        /// Only the questions of this section (its anchor, as `katas lesson --section` takes
+        /// Only the questions of this section (its anchor, as `cargo katas lesson --section` takes
         /// it) and of the sections under it.
         #[arg(long)]
         section: Option<String>,
         /// Ask an earlier attempt again: the seed it printed.
         #[arg(long)]
         seed: Option<u64>,
+        /// Start a new attempt even though one was stopped part way (by default the quiz
+        /// takes it up at the question where it stopped).
+        #[arg(long)]
+        restart: bool,
     },
     /// Write your submission archive (kata sources and progress) for your instructor.
     Pack {
@@ -189,6 +194,8 @@ pub struct Context {
     pub state: StateFile,
     /// Options for checks.
     pub check: CheckOptions,
+    /// The kata whose folder the command was started in (`exercises/<kata>/…`), if any.
+    pub here: Option<String>,
 }
 
 impl Context {
@@ -198,21 +205,41 @@ impl Context {
         let root = find_root(&cwd)?;
         let manifest = Manifest::load(&root)?;
         let state = StateFile::load(&root, &manifest);
+        let here = kata_at(&root, &manifest, &cwd);
         Ok(Context {
             root,
             manifest,
             state,
             check: CheckOptions::default(),
+            here,
         })
     }
 
-    /// The named kata, or the current one.
+    /// The named kata, else the one whose folder the command runs in, else the current one.
     pub fn kata_or_current(&self, name: Option<&str>) -> Result<&crate::manifest::Kata> {
-        match name.or(self.state.state.current.as_deref()) {
+        let name = name
+            .or(self.here.as_deref())
+            .or(self.state.state.current.as_deref());
+        match name {
             Some(n) => self.manifest.kata(n),
             None => anyhow::bail!("the curriculum has no katas yet"),
         }
     }
+}
+
+/// The kata whose folder holds `dir` (`<root>/exercises/<kata>` or anything under it).
+pub fn kata_at(
+    root: &std::path::Path,
+    manifest: &Manifest,
+    dir: &std::path::Path,
+) -> Option<String> {
+    let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    manifest
+        .katas
+        .iter()
+        .find(|k| dir.starts_with(root.join(k.folder())))
+        .map(|k| k.name.clone())
 }
 
 /// Parses the command line and runs it; returns the process exit code.

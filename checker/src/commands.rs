@@ -12,6 +12,10 @@ use crate::report;
 use crate::runner::{self, scratch, CheckResult, Progress};
 use crate::state::Revealed;
 
+/// `cargo katas hint` when every hint is out (watch mode says `o` for the lesson instead).
+const NO_MORE_HINTS: &str = "that was the last hint; the lesson (`cargo katas lesson`) and the \
+                             failing test's message may help";
+
 /// Shown by `katas solution` before the kata passed.
 const SOLUTION_LOCKED: &str = "the reference solution unlocks once the kata passes \
 (`cargo katas run KATA`); add --force to see it anyway";
@@ -19,8 +23,15 @@ const SOLUTION_LOCKED: &str = "the reference solution unlocks once the kata pass
 /// Runs a parsed command line; returns the exit code.
 pub fn dispatch(args: Args) -> Result<i32> {
     let mut cx = Context::discover()?;
-    if let Some(w) = cx.state.warning.take() {
-        eprintln!("{} {w}", "warning:".yellow().bold());
+    // Watch mode shows the warning on its screen (stderr would be hidden under it) and
+    // re-checks every kata itself; elsewhere `verify` is the way back to the passes.
+    if args.command.is_some() {
+        if let Some(w) = cx.state.warning.take() {
+            eprintln!("{} {w}", "warning:".yellow().bold());
+            if cx.state.rebuilt && !matches!(args.command, Some(Command::Verify)) {
+                eprintln!("  `cargo katas verify` re-checks every kata to find which pass");
+            }
+        }
     }
     match args.command {
         None => watch(cx, args.manual_run),
@@ -54,12 +65,13 @@ pub fn dispatch(args: Args) -> Result<i32> {
             lesson,
             section,
             seed,
+            restart,
         }) => {
             let options = crate::quiz::Options {
                 section: section.as_deref(),
                 seed,
             };
-            quiz(&mut cx, lesson.as_deref(), &options)
+            quiz(&mut cx, lesson.as_deref(), &options, restart)
         }
         Some(Command::Pack { out, name }) => {
             let p = crate::pack::pack(&cx, out.as_deref(), name.as_deref())?;
@@ -333,7 +345,7 @@ fn hint(cx: &mut Context, name: Option<&str>) -> Result<i32> {
         }
     }
     match revealed {
-        Revealed::NoMore => println!("{}", crate::watch::texts::NO_MORE_HINTS.dimmed()),
+        Revealed::NoMore => println!("{}", NO_MORE_HINTS.dimmed()),
         Revealed::Test(t) => println!(
             "{}",
             format!("(new: the hint for the failing test {t})").dimmed()
@@ -422,28 +434,103 @@ pub fn show_lesson(root: &Path, lesson: Option<&str>, section: Option<&str>) -> 
 }
 
 /// Runs a lesson's quiz and keeps the best score per lesson in the state file; a section's
-/// questions alone are practice and leave the recorded score as it is.
-fn quiz(cx: &mut Context, lesson: Option<&str>, options: &crate::quiz::Options<'_>) -> Result<i32> {
+/// questions alone are practice and leave the recorded score as it is. An attempt stopped part
+/// way is kept as such (never as a score) and taken up next time, unless `restart`.
+fn quiz(
+    cx: &mut Context,
+    lesson: Option<&str>,
+    options: &crate::quiz::Options<'_>,
+    restart: bool,
+) -> Result<i32> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::stdout();
-    let outcome = crate::quiz::run(&cx.root, lesson, options, &mut input, &mut out)?;
+    let stopped = cx.state.state.quiz_attempts.clone();
+    let resume = |lesson: &str| {
+        stopped
+            .get(lesson)
+            .filter(|_| !restart)
+            .map(|a| crate::quiz::Resume {
+                seed: a.seed,
+                answered: a.answered,
+                correct: a.correct,
+            })
+    };
+    let outcome =
+        crate::quiz::run_resuming(&cx.root, lesson, options, resume, &mut input, &mut out)?;
     if options.section.is_some() {
         return Ok(0);
     }
-    let score = crate::state::QuizScore {
-        correct: outcome.correct,
-        total: outcome.total,
-    };
-    let best = cx
-        .state
-        .state
-        .quizzes
-        .entry(outcome.lesson)
-        .or_insert(score);
-    if score.correct >= best.correct {
-        *best = score;
-    }
+    record_quiz(&mut cx.state.state, &outcome);
     cx.state.save()?;
+    if !outcome.complete() && outcome.total > 0 {
+        println!(
+            "Kept as a stopped attempt ({} of {} answered, not a score): `cargo katas quiz {}` \
+             takes it up at question {}.",
+            outcome.total,
+            outcome.asked,
+            outcome.lesson,
+            outcome.total + 1
+        );
+    }
     Ok(0)
+}
+
+/// A complete attempt becomes the lesson's best score if it is one (and ends any stopped
+/// attempt); a partial one is kept to be taken up, the best score untouched.
+pub fn record_quiz(state: &mut crate::state::State, outcome: &crate::quiz::QuizOutcome) {
+    if outcome.complete() {
+        state.quiz_attempts.remove(&outcome.lesson);
+        let score = crate::state::QuizScore {
+            correct: outcome.correct,
+            total: outcome.total,
+        };
+        let best = state.quizzes.entry(outcome.lesson.clone()).or_insert(score);
+        if score.correct >= best.correct {
+            *best = score;
+        }
+    } else if outcome.total > 0 {
+        state.quiz_attempts.insert(
+            outcome.lesson.clone(),
+            crate::state::QuizAttempt {
+                seed: outcome.seed,
+                answered: outcome.total,
+                correct: outcome.correct,
+                of: outcome.asked,
+            },
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::record_quiz;
+    use crate::quiz::QuizOutcome;
+    use crate::state::State;
+
+    fn outcome(correct: u32, total: u32, asked: u32) -> QuizOutcome {
+        QuizOutcome {
+            lesson: "01".into(),
+            correct,
+            total,
+            asked,
+            seed: 7,
+        }
+    }
+
+    #[test]
+    fn a_part_is_never_a_score_and_a_whole_attempt_ends_the_part() {
+        let mut s = State::default();
+        record_quiz(&mut s, &outcome(2, 3, 31));
+        assert!(s.quizzes.is_empty(), "2/3 of 31 is not a score");
+        assert_eq!(s.quiz_attempts["01"].answered, 3);
+        assert_eq!(s.quiz_attempts["01"].seed, 7);
+        record_quiz(&mut s, &outcome(20, 31, 31));
+        assert!(s.quiz_attempts.is_empty());
+        assert_eq!((s.quizzes["01"].correct, s.quizzes["01"].total), (20, 31));
+        record_quiz(&mut s, &outcome(15, 31, 31));
+        assert_eq!(s.quizzes["01"].correct, 20, "the best stays");
+        record_quiz(&mut s, &outcome(0, 0, 31));
+        assert!(s.quiz_attempts.is_empty(), "nothing answered, nothing kept");
+    }
 }

@@ -98,8 +98,32 @@ pub struct QuizOutcome {
     pub lesson: String,
     /// Questions answered correctly.
     pub correct: u32,
-    /// Questions answered (fewer than the quiz holds if input ended early).
+    /// Questions answered (fewer than the quiz holds if input ended early), resumed ones
+    /// included.
     pub total: u32,
+    /// Questions the attempt holds: `total < asked` is a partial attempt.
+    pub asked: u32,
+    /// The attempt's seed (a resumed attempt keeps its seed, so the same order).
+    pub seed: u64,
+}
+
+impl QuizOutcome {
+    /// Whether every question of the attempt was answered.
+    pub fn complete(&self) -> bool {
+        self.total == self.asked
+    }
+}
+
+/// Where a stopped attempt is taken up again: its seed (the same choices in the same order)
+/// and what had been answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Resume {
+    /// The attempt's seed.
+    pub seed: u64,
+    /// Questions answered, from the first.
+    pub answered: u32,
+    /// Of those, answered right.
+    pub correct: u32,
 }
 
 /// How one attempt is asked.
@@ -264,6 +288,20 @@ pub fn run(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> anyhow::Result<QuizOutcome> {
+    run_resuming(root, lesson, options, |_| None, input, out)
+}
+
+/// [`run`], taking up the stopped attempt `resume` gives for the chosen lesson (its seed,
+/// the questions already answered skipped, their score kept). A `resume` that no longer fits
+/// (the quiz has fewer questions now) starts over.
+pub fn run_resuming(
+    root: &Path,
+    lesson: Option<&str>,
+    options: &Options<'_>,
+    resume: impl Fn(&str) -> Option<Resume>,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> anyhow::Result<QuizOutcome> {
     let available = quiz_files(root)?;
     let names: Vec<String> = available.iter().map(|(name, _)| name.clone()).collect();
     let chosen = match lesson {
@@ -284,7 +322,13 @@ pub fn run(
             .unwrap_or_default();
         quiz.questions = questions_of_section(&quiz, &lesson_md, section)?;
     }
-    let seed = options.seed.unwrap_or_else(fresh_seed);
+    let resume = resume(&chosen)
+        .filter(|_| options.section.is_none() && options.seed.is_none())
+        .filter(|r| (r.answered as usize) < quiz.questions.len() && r.correct <= r.answered);
+    let seed = resume
+        .map(|r| r.seed)
+        .or(options.seed)
+        .unwrap_or_else(fresh_seed);
     let asked = Quiz {
         questions: arrange(&quiz.questions, seed),
         ..quiz
@@ -298,7 +342,17 @@ pub fn run(
             .map(|s| format!(" --section {s}"))
             .unwrap_or_default()
     )?;
-    ask_all(&asked, options.section, input, out)
+    if let Some(r) = resume {
+        writeln!(
+            out,
+            "Taking up your stopped attempt at question {} ({} answered, {} right); \
+             `cargo katas quiz {chosen} --restart` starts over.",
+            r.answered + 1,
+            r.answered,
+            r.correct
+        )?;
+    }
+    ask_all(&asked, options.section, resume, seed, input, out)
 }
 
 /// The questions of `section` and of every section under it in `lesson_md`'s heading tree,
@@ -611,6 +665,8 @@ fn letter(i: usize) -> char {
 fn ask_all(
     quiz: &Quiz,
     section: Option<&str>,
+    resume: Option<Resume>,
+    seed: u64,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> anyhow::Result<QuizOutcome> {
@@ -625,10 +681,13 @@ fn ask_all(
     )?;
     let mut outcome = QuizOutcome {
         lesson: quiz.lesson.clone(),
-        correct: 0,
-        total: 0,
+        correct: resume.map_or(0, |r| r.correct),
+        total: resume.map_or(0, |r| r.answered),
+        asked: count as u32,
+        seed,
     };
-    'questions: for (n, q) in quiz.questions.iter().enumerate() {
+    let skip = outcome.total as usize;
+    'questions: for (n, q) in quiz.questions.iter().enumerate().skip(skip) {
         writeln!(out)?;
         writeln!(out, "Question {} of {count} [{}]", n + 1, q.id)?;
         writeln!(out, "{}", wrap_text(&q.prompt, "", ""))?;

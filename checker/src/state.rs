@@ -41,8 +41,24 @@ pub struct State {
     pub test_hints_seen: BTreeMap<String, BTreeSet<String>>,
     /// Per kata, the first test that failed in its last check (the hint `h` offers next).
     pub failing: BTreeMap<String, String>,
-    /// Best quiz score per lesson.
+    /// Best score per lesson, of attempts that answered every question.
     pub quizzes: BTreeMap<String, QuizScore>,
+    /// Per lesson, an attempt stopped before its last question: `cargo katas quiz` takes it up
+    /// where it stopped. Never counted as a score.
+    pub quiz_attempts: BTreeMap<String, QuizAttempt>,
+}
+
+/// A quiz attempt stopped part way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuizAttempt {
+    /// The attempt's seed (the order of its choices).
+    pub seed: u64,
+    /// Questions answered, from the first.
+    pub answered: u32,
+    /// Of those, answered right.
+    pub correct: u32,
+    /// Questions the attempt holds.
+    pub of: u32,
 }
 
 /// The state plus where it lives, and any warning produced while loading it.
@@ -53,6 +69,50 @@ pub struct StateFile {
     pub state: State,
     /// Set when the file was corrupt and had to be rebuilt.
     pub warning: Option<String>,
+    /// The file could not be read whole: which katas pass is to be found out again by
+    /// re-checking them (watch mode does, `cargo katas verify` does).
+    pub rebuilt: bool,
+}
+
+/// What can be read back from a corrupt state file: each field that still parses on its own
+/// (a hand edit that broke one field keeps the others), with the names of those kept.
+fn salvage(text: &str) -> (State, Vec<&'static str>) {
+    let mut state = State::default();
+    let mut kept = Vec::new();
+    let Ok(serde_json::Value::Object(fields)) = serde_json::from_str(text) else {
+        return (state, kept);
+    };
+    fn take<T: serde::de::DeserializeOwned>(
+        fields: &serde_json::Map<String, serde_json::Value>,
+        name: &'static str,
+        into: &mut T,
+        kept: &mut Vec<&'static str>,
+    ) {
+        if let Some(v) = fields.get(name) {
+            if let Ok(parsed) = serde_json::from_value(v.clone()) {
+                *into = parsed;
+                kept.push(name);
+            }
+        }
+    }
+    take(&fields, "current", &mut state.current, &mut kept);
+    take(&fields, "passed", &mut state.passed, &mut kept);
+    take(&fields, "hints_seen", &mut state.hints_seen, &mut kept);
+    take(
+        &fields,
+        "test_hints_seen",
+        &mut state.test_hints_seen,
+        &mut kept,
+    );
+    take(&fields, "failing", &mut state.failing, &mut kept);
+    take(&fields, "quizzes", &mut state.quizzes, &mut kept);
+    take(
+        &fields,
+        "quiz_attempts",
+        &mut state.quiz_attempts,
+        &mut kept,
+    );
+    (state, kept)
 }
 
 impl StateFile {
@@ -73,16 +133,24 @@ impl StateFile {
                 Err(e) => {
                     let backup = path.with_extension("json.bak");
                     let _ = std::fs::rename(&path, &backup);
+                    let (state, kept) = salvage(&text);
+                    let kept = if kept.is_empty() {
+                        "nothing could be read back".to_string()
+                    } else {
+                        format!("kept {}", kept.join(", "))
+                    };
                     (
-                        State::default(),
+                        state,
                         Some(format!(
-                            "{STATE_FILE} was corrupt ({e}); rebuilt it (old copy kept as {})",
+                            "{STATE_FILE} was corrupt ({e}); rebuilt it ({kept}; old copy kept \
+                             as {})",
                             backup.file_name().unwrap_or_default().to_string_lossy()
                         )),
                     )
                 }
             },
         };
+        let rebuilt = warning.is_some();
         state.version = 1;
         let known = |n: &String| manifest.index_of(n).is_some();
         state.passed.retain(known);
@@ -96,6 +164,7 @@ impl StateFile {
             path,
             state,
             warning,
+            rebuilt,
         }
     }
 
@@ -241,6 +310,28 @@ mod tests {
         assert!(dir.join(".katas-state.json.bak").exists());
         sf.save().unwrap();
         assert!(StateFile::load(&dir, &manifest()).warning.is_none());
+    }
+
+    #[test]
+    fn a_corrupt_file_keeps_every_field_that_still_reads() {
+        let dir = temp_dir("salvage");
+        std::fs::write(
+            dir.join(STATE_FILE),
+            r#"{"current": "b", "passed": "oops", "hints_seen": {"a": 2},
+                "quizzes": {"l": {"correct": 3, "total": 4}}}"#,
+        )
+        .unwrap();
+        let sf = StateFile::load(&dir, &manifest());
+        assert!(sf.rebuilt);
+        let warning = sf.warning.as_deref().unwrap();
+        assert!(
+            warning.contains("kept current, hints_seen, quizzes"),
+            "{warning}"
+        );
+        assert_eq!(sf.state.current.as_deref(), Some("b"));
+        assert_eq!(sf.state.hints_seen["a"], 2);
+        assert_eq!(sf.state.quizzes["l"].correct, 3);
+        assert!(sf.state.passed.is_empty());
     }
 
     #[test]

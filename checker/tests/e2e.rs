@@ -170,3 +170,120 @@ fn changes_grading_will_not_see_are_named() {
         "{t}"
     );
 }
+
+/// In a kata's folder, `run` and `hint` mean that kata, not the current one; `--help` speaks
+/// of `cargo katas`, as the learner types it; a missing `src/lib.rs` says how to get it back.
+#[test]
+fn the_kata_folder_you_stand_in_is_the_kata_and_a_missing_file_says_how_to_restore() {
+    let root = common::fresh_fixture("e2e-here");
+    let here = root.join("exercises/sum-shards");
+    let o = katas(&here, &["run"]);
+    let t = text(&o);
+    assert!(
+        t.starts_with("sum-shards"),
+        "checked the folder's kata: {t}"
+    );
+    let t = text(&katas(&here, &["hint"]));
+    assert!(
+        !t.contains("(o)"),
+        "no watch-mode key outside watch mode: {t}"
+    );
+    // The current kata (the first) is still the default at the root.
+    assert!(text(&katas(&root, &["run"])).starts_with("shard-key"));
+
+    let help = text(&katas(&root, &["--help"]));
+    assert!(help.contains("Usage: cargo katas"), "{help}");
+
+    std::fs::remove_file(here.join("src/lib.rs")).unwrap();
+    let o = katas(&here, &["run"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains("exercises/sum-shards/src/lib.rs is missing"),
+        "{t}"
+    );
+    assert!(t.contains("cargo katas reset sum-shards"), "{t}");
+    let o = katas(&root, &["reset", "sum-shards"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(here.join("src/lib.rs").is_file());
+}
+
+/// `katas quiz` with `input` on stdin.
+fn quiz(root: &Path, args: &[&str], input: &str) -> String {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_katas"))
+        .arg("quiz")
+        .args(args)
+        .current_dir(root)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    text(&child.wait_with_output().unwrap())
+}
+
+fn state(root: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(root.join(".katas-state.json")).unwrap()).unwrap()
+}
+
+/// Quitting a quiz part way keeps it as a stopped attempt, not a score; the next `quiz` takes
+/// it up at the next question, in the same order (same seed); `--restart` starts over.
+#[test]
+fn a_stopped_quiz_is_kept_as_partial_and_taken_up_where_it_stopped() {
+    let root = common::fresh_fixture("e2e-quiz");
+    std::fs::create_dir_all(root.join("lessons/quizzes")).unwrap();
+    let real = Path::new(env!("CARGO_MANIFEST_DIR")).join("../lessons/quizzes/01-foundations.json");
+    std::fs::copy(&real, root.join("lessons/quizzes/01-foundations.json")).unwrap();
+    let count = serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(&real).unwrap())
+        .unwrap()["questions"]
+        .as_array()
+        .unwrap()
+        .len();
+
+    let t = quiz(&root, &["1"], "1\n1\n1\nquit\n");
+    let s = state(&root);
+    assert!(
+        s["quizzes"].get("01-foundations").is_none(),
+        "no score from a part: {s}\n{t}"
+    );
+    let attempt = &s["quiz_attempts"]["01-foundations"];
+    let answered = attempt["answered"].as_u64().unwrap();
+    assert!(answered >= 2, "{attempt}\n{t}");
+    assert_eq!(attempt["of"].as_u64(), Some(count as u64));
+    let seed = attempt["seed"].as_u64().unwrap();
+    assert!(t.contains(&format!("(seed {seed})")), "{t}");
+    assert!(
+        t.contains(&format!("takes it up at question {}", answered + 1)),
+        "{t}"
+    );
+
+    let t = quiz(&root, &["1"], "quit\n");
+    assert!(
+        t.contains(&format!(
+            "Taking up your stopped attempt at question {}",
+            answered + 1
+        )),
+        "{t}"
+    );
+    assert!(t.contains(&format!("(seed {seed})")), "the same order: {t}");
+    assert!(
+        t.contains(&format!("Question {} of {count}", answered + 1)),
+        "{t}"
+    );
+    assert!(!t.contains(&format!("Question 1 of {count}")), "{t}");
+    assert_eq!(
+        state(&root)["quiz_attempts"]["01-foundations"]["answered"].as_u64(),
+        Some(answered)
+    );
+
+    let t = quiz(&root, &["1", "--restart"], "quit\n");
+    assert!(t.contains(&format!("Question 1 of {count}")), "{t}");
+}

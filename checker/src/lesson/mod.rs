@@ -48,13 +48,33 @@ const MIN_CELL: usize = 6;
 
 const PAGER_HELP: &str = "space/f: next page  b: previous  j/k: line  g/G: top/end  q: quit";
 
+/// What the terminal shows once the reader quits the lesson.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leave {
+    /// The lesson stays on screen (`cargo katas lesson`: the shell prompt comes back under it).
+    KeepText,
+    /// The screen is as it was (watch mode: its own screen comes back, with no stale lines and
+    /// no "press Enter").
+    Clear,
+}
+
 /// Show a lesson (or, without `lesson`, list them), starting at `section` if given.
 pub fn show(root: &Path, lesson: Option<&str>, section: Option<&str>) -> anyhow::Result<()> {
+    show_as(root, lesson, section, Leave::KeepText)
+}
+
+/// [`show`], leaving the screen as `leave` says.
+pub fn show_as(
+    root: &Path,
+    lesson: Option<&str>,
+    section: Option<&str>,
+    leave: Leave,
+) -> anyhow::Result<()> {
     let lessons = lesson_files(root)?;
     let names: Vec<String> = lessons.iter().map(|(n, _)| n.clone()).collect();
     let Some(query) = lesson else {
         let mut out = std::io::stdout().lock();
-        writeln!(out, "Lessons (read one with `katas lesson N`):")?;
+        writeln!(out, "Lessons (read one with `cargo katas lesson N`):")?;
         for (name, path) in &lessons {
             let title = std::fs::read_to_string(path)
                 .ok()
@@ -76,13 +96,71 @@ pub fn show(root: &Path, lesson: Option<&str>, section: Option<&str>) -> anyhow:
         }
         None => &markdown[..],
     };
-    page(&render(text, terminal_width()))
+    let base = root.join(LESSON_DIR);
+    let cwd = std::env::current_dir().unwrap_or_else(|_| root.to_path_buf());
+    let lines = render_with(text, terminal_width(), Some((cwd, base)));
+    page(&lines, leave)
+}
+
+/// Where an image the lesson links as `url` (relative to `lesson_dir`) is, as a path from
+/// `cwd`: `../../diagrams/x.svg` in `lessons/src` is `diagrams/x.svg` at the repository root
+/// and `../../diagrams/x.svg` in `exercises/<kata>/`. Web addresses stay as they are.
+pub fn image_path_from(cwd: &Path, lesson_dir: &Path, url: &str) -> String {
+    if url.contains("://") || Path::new(url).is_absolute() {
+        return url.to_string();
+    }
+    let target = normalize(&lesson_dir.join(url));
+    let from = normalize(cwd);
+    let common = target
+        .components()
+        .zip(from.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    if common == 0 {
+        return target.display().to_string();
+    }
+    let mut out = std::path::PathBuf::new();
+    for _ in from.components().skip(common) {
+        out.push("..");
+    }
+    for c in target.components().skip(common) {
+        out.push(c);
+    }
+    out.display().to_string()
+}
+
+/// `a/b/../c` → `a/c`, without touching the file system (the file may not exist).
+fn normalize(p: &Path) -> std::path::PathBuf {
+    let mut out = std::path::PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// Render Markdown as lines of ANSI-styled text at most `width` columns wide (code blocks
 /// excepted, which keep their lines).
 pub fn render(markdown: &str, width: usize) -> Vec<String> {
+    render_with(markdown, width, None)
+}
+
+/// [`render`], showing each image's target as a path from `places.0` (where the reader
+/// stands) when the lesson in `places.1` links it relatively ([`image_path_from`]).
+pub fn render_with(
+    markdown: &str,
+    width: usize,
+    places: Option<(std::path::PathBuf, std::path::PathBuf)>,
+) -> Vec<String> {
     let mut r = Renderer::new(width.max(20));
+    r.image_path = places;
     for event in Parser::new_ext(markdown, markdown_options()) {
         r.event(event);
     }
@@ -296,7 +374,7 @@ fn terminal_width() -> usize {
 
 /// Page `lines`: `$PAGER`, else `less -R`, else a built-in pager; plain printing when stdout is
 /// not a terminal (or colour is off via `NO_COLOR`, which also strips the styling).
-fn page(lines: &[String]) -> anyhow::Result<()> {
+fn page(lines: &[String], leave: Leave) -> anyhow::Result<()> {
     let stdout = std::io::stdout();
     let color = std::env::var_os("NO_COLOR").is_none();
     let text: String = lines
@@ -321,8 +399,15 @@ fn page(lines: &[String]) -> anyhow::Result<()> {
     let mut less = Command::new("less");
     less.arg("-R");
     if std::env::var_os("LESS").is_none() {
-        // As git does: quit if one screen is enough, keep the text on screen after quitting.
-        less.env("LESS", "FRX");
+        less.env(
+            "LESS",
+            match leave {
+                // As git does: quit if one screen is enough, keep the text on screen after.
+                Leave::KeepText => "FRX",
+                // Its own screen, left with q, and the caller's screen back as it was.
+                Leave::Clear => "R",
+            },
+        );
     }
     if pipe_to(less, &text).is_ok() {
         return Ok(());
@@ -424,5 +509,29 @@ fn builtin_pager(lines: &[String]) -> anyhow::Result<()> {
             KeyCode::Char('G') | KeyCode::End => top = last_top,
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod path_tests {
+    use super::image_path_from;
+    use std::path::Path;
+
+    #[test]
+    fn a_diagram_path_is_given_from_where_the_reader_stands() {
+        let lessons = Path::new("/repo/lessons/src");
+        let url = "../../diagrams/01-hot-keys.svg";
+        let at = |cwd: &str| image_path_from(Path::new(cwd), lessons, url);
+        assert_eq!(at("/repo"), "diagrams/01-hot-keys.svg");
+        assert_eq!(
+            at("/repo/exercises/single-table"),
+            "../../diagrams/01-hot-keys.svg"
+        );
+        assert_eq!(at("/repo/lessons/src"), url);
+        assert_eq!(at("/elsewhere"), "../repo/diagrams/01-hot-keys.svg");
+        assert_eq!(
+            image_path_from(Path::new("/repo"), lessons, "https://x.invalid/a.svg"),
+            "https://x.invalid/a.svg"
+        );
     }
 }

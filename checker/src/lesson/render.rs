@@ -258,6 +258,10 @@ pub(super) struct Renderer {
     heading: Option<HeadingLevel>,
     /// The current list item has not produced a block yet (no gap before its first one).
     item_fresh: bool,
+    /// Turns an image's target (relative to the lesson's folder) into the path shown, one the
+    /// reader can open from where they stand; `None` shows it as written.
+    /// (where the reader stands, the lesson's folder).
+    pub(super) image_path: Option<(std::path::PathBuf, std::path::PathBuf)>,
 }
 
 impl Renderer {
@@ -275,6 +279,7 @@ impl Renderer {
             table: None,
             heading: None,
             item_fresh: false,
+            image_path: None,
         }
     }
 
@@ -592,6 +597,10 @@ impl Renderer {
     fn end_image(&mut self) {
         let Some((url, alt)) = self.image.take() else {
             return;
+        };
+        let url = match &self.image_path {
+            Some((cwd, lesson_dir)) => super::image_path_from(cwd, lesson_dir, &url),
+            None => url,
         };
         self.text(
             &format!("[diagram: {url}]"),

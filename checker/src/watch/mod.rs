@@ -152,6 +152,8 @@ pub struct App {
     pub untouched_starter: bool,
     /// Files grading will not see, changed at the last check (see [`crate::sources`]).
     pub unseen_by_grading: Vec<String>,
+    /// The progress file was corrupt: the running re-check of every kata rebuilds which pass.
+    pub rederiving: bool,
     /// First row of the screen's body shown (j/k, PgUp/PgDn); 0 for each new verdict.
     pub scroll: usize,
     /// The terminal's size, columns and rows (the event loop keeps it up to date).
@@ -179,6 +181,7 @@ impl App {
             ticks: 0,
             untouched_starter: false,
             unseen_by_grading: Vec::new(),
+            rederiving: false,
             scroll: 0,
             size: (100, 40),
         }
@@ -195,8 +198,15 @@ impl App {
         self.kata().name.clone()
     }
 
-    /// The first effects: check the current kata.
+    /// The first effects: check the current kata, or, when the progress file had to be
+    /// rebuilt, re-check every kata first to find out again which pass.
     pub fn start(&mut self) -> Vec<Effect> {
+        if self.state.rebuilt && !self.manifest.katas.is_empty() {
+            self.state.rebuilt = false;
+            self.rederiving = true;
+            self.checking = Some(String::from("*"));
+            return vec![Effect::StartVerify];
+        }
         self.request_check()
     }
 
@@ -245,6 +255,28 @@ impl App {
                 Vec::new()
             }
             Event::CheckDone(name, result) => self.check_done(name, result),
+            Event::VerifyDone(results) if self.rederiving => {
+                self.checking = None;
+                self.rederiving = false;
+                for (name, ok) in &results {
+                    if *ok {
+                        self.state.state.passed.insert(name.clone());
+                    } else {
+                        self.state.state.passed.remove(name);
+                    }
+                }
+                let passing = results.iter().filter(|(_, ok)| *ok).count();
+                let note = format!(
+                    "progress rebuilt by re-checking every kata: {passing} of {} pass",
+                    results.len()
+                );
+                self.message = Some(match self.message.take() {
+                    Some(m) => format!("{m}\n{note}"),
+                    None => note,
+                });
+                self.save_state();
+                self.request_check()
+            }
             Event::VerifyDone(results) => {
                 self.checking = None;
                 for (name, ok) in &results {

@@ -123,7 +123,7 @@ pub(super) fn layout(app: &App, width: usize) -> Layout {
     }
     if let Some(m) = &app.message {
         bottom.push(String::new());
-        bottom.push(m.yellow().to_string());
+        bottom.extend(m.lines().map(|l| l.yellow().to_string()));
     }
     let mut keys: Vec<String> = keys.into_iter().map(String::from).collect();
     if app.screen == Screen::Kata && app.manual {
@@ -230,7 +230,9 @@ fn kata_screen(app: &App, width: usize, top: &mut Vec<String>, body: &mut Vec<St
 
     if let Some(running) = &app.checking {
         let spin = SPINNER[(app.ticks as usize) % SPINNER.len()];
-        let what = if running == "*" {
+        let what = if running == "*" && app.rederiving {
+            "re-checking every kata to rebuild your progress".to_string()
+        } else if running == "*" {
             "re-checking every kata before the finish".to_string()
         } else {
             format!("checking {running}")

@@ -46,13 +46,20 @@ impl Ports for RealPorts {
         self.paused.store(true, Ordering::SeqCst);
         std::thread::sleep(Duration::from_millis(60)); // let the key reader stand down
         let _ = leave_terminal();
-        if let Err(e) = crate::commands::show_lesson(&self.root, Some(lesson), section) {
+        // The pager leaves the screen as it found it, so watch mode's screen comes straight
+        // back on q; only a lesson that could not be shown waits for Enter (to be read).
+        let shown = crate::lesson::show_as(
+            &self.root,
+            Some(lesson),
+            section,
+            crate::lesson::Leave::Clear,
+        );
+        if let Err(e) = shown {
             eprintln!("could not show the lesson: {e:#}");
+            print!("\npress Enter to go back to the kata ");
+            let _ = std::io::stdout().flush();
+            let _ = std::io::stdin().read_line(&mut String::new());
         }
-        print!("\npress Enter to go back to the kata ");
-        let _ = std::io::stdout().flush();
-        let mut line = String::new();
-        let _ = std::io::stdin().read_line(&mut line);
         let _ = enter_terminal();
         self.paused.store(false, Ordering::SeqCst);
     }
@@ -202,16 +209,20 @@ fn spawn_worker(
         for job in jobs {
             match job {
                 Job::Check(name) => {
-                    let result = check_one(&root, &manifest, &name, &opts, &tx);
+                    let result = check_one(&root, &manifest, &name, &opts, &tx, "");
                     if tx.send(Event::CheckDone(name, result)).is_err() {
                         return;
                     }
                 }
                 Job::Verify => {
                     let mut all = Vec::new();
-                    for k in &manifest.katas {
-                        let _ = tx.send(Event::Progress(format!("re-checking {}", k.name)));
-                        let ok = matches!(check_one(&root, &manifest, &k.name, &opts, &tx), Ok(r) if r.passed());
+                    let n = manifest.katas.len();
+                    for (i, k) in manifest.katas.iter().enumerate() {
+                        let bar = format!("[{}{}]", "#".repeat(i), "-".repeat(n - i));
+                        let step = format!("{bar} {}/{n} {}", i + 1, k.name);
+                        let _ = tx.send(Event::Progress(step.clone()));
+                        let checked = check_one(&root, &manifest, &k.name, &opts, &tx, &step);
+                        let ok = matches!(checked, Ok(r) if r.passed());
                         all.push((k.name.clone(), ok));
                     }
                     if tx.send(Event::VerifyDone(all)).is_err() {
@@ -229,12 +240,18 @@ fn check_one(
     name: &str,
     opts: &CheckOptions,
     tx: &Sender<Event>,
+    step: &str,
 ) -> Result<runner::CheckResult, String> {
     let kata = manifest.kata(name).map_err(|e| e.to_string())?;
     let mut progress = |p: Progress| {
         let line = match p {
             Progress::Compiling { line, done } => format!("{line} ({done} crates built)"),
             Progress::Running => "running the hidden tests".to_string(),
+        };
+        let line = if step.is_empty() {
+            line
+        } else {
+            format!("{step} · {line}")
         };
         let _ = tx.send(Event::Progress(line));
     };

@@ -263,13 +263,38 @@ fn reset_asks_first() {
 }
 
 #[test]
-fn a_corrupt_state_file_is_rebuilt_and_said_so() {
+fn a_corrupt_state_file_is_rebuilt_by_rechecking_every_kata() {
     let root = temp_root("corrupt");
-    std::fs::write(root.join(".katas-state.json"), "[1, 2").unwrap();
+    std::fs::write(
+        root.join(".katas-state.json"),
+        r#"{"current": "beta", "passed": 7, "hints_seen": {"alpha": 2}"#,
+    )
+    .unwrap();
     colored::control::set_override(false);
-    let mut a = app_at(root);
-    assert_eq!(a.start(), check("alpha"));
-    assert!(screen(&a).contains("was corrupt"), "{}", screen(&a));
+    let mut a = app_at(root.clone());
+    assert_eq!(a.start(), vec![Effect::StartVerify]);
+    a.handle(Event::Progress("[#-] 2/2 beta".into()));
+    let s = screen(&a);
+    assert!(s.contains("was corrupt"), "{s}");
+    assert!(
+        s.contains("re-checking every kata to rebuild your progress"),
+        "{s}"
+    );
+    assert!(s.contains("[#-] 2/2 beta"), "{s}");
+    // Passes come back from the re-check; then the current kata is checked as usual.
+    assert_eq!(
+        a.handle(Event::VerifyDone(vec![
+            ("alpha".into(), true),
+            ("beta".into(), false)
+        ])),
+        check("alpha"),
+        "a corrupt file kept nothing readable: back at the first kata"
+    );
+    assert_ne!(a.screen, Screen::Finished);
+    assert!(screen(&a).contains("1 of 2 pass"), "{}", screen(&a));
+    let again = app_at(root);
+    assert!(again.state.state.passed.contains("alpha"));
+    assert!(!again.state.rebuilt, "the file is whole again");
 }
 
 #[test]
