@@ -82,9 +82,11 @@ pub(super) fn build(
     {
         cmd.env("CARGO_TARGET_DIR", dir);
     }
+    #[cfg(unix)]
     if opts.build_timeout.is_some() {
         // Its own process group, so a timeout also ends the compilers cargo started. Only
-        // with a timeout: in a terminal, Ctrl-C should keep reaching cargo directly.
+        // with a timeout: in a terminal, Ctrl-C should keep reaching cargo directly. (On
+        // Windows the timeout's `taskkill /T` ends cargo's process tree instead.)
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
     }
     let mut child = cmd

@@ -2,6 +2,7 @@
 //! output capped, its JSON-lines events parsed into per-test results.
 
 use std::io::{BufRead, BufReader, Read, Write as _};
+#[cfg(unix)]
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
@@ -158,9 +159,11 @@ pub(super) fn run(root: &Path, exe: &Path, opts: &CheckOptions, timeout: Duratio
         .stdin(Stdio::piped())
         .env(TOKEN_ENV, "1")
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        // Its own process group, so a timeout kills whatever the learner's code spawned too.
-        .process_group(0);
+        .stderr(Stdio::piped());
+    // Its own process group, so a timeout kills whatever the learner's code spawned too
+    // (elsewhere `taskkill /T` ends the process tree, see `kill_group`).
+    #[cfg(unix)]
+    cmd.process_group(0);
     if let Some(seed) = opts.seed {
         cmd.env(katas_seed_env(), seed.to_string());
     }
@@ -312,7 +315,11 @@ fn not_run(name: &str) -> TestResult {
 /// What ended the process. Behind a wrapper (a sandbox shell), a signal arrives as exit code
 /// 128 + signal, the shell convention.
 fn describe(status: ExitStatus, wrapped: bool) -> String {
-    let (code, signal) = match (status.code(), status.signal()) {
+    #[cfg(unix)]
+    let signal = status.signal();
+    #[cfg(not(unix))]
+    let signal: Option<i32> = None;
+    let (code, signal) = match (status.code(), signal) {
         (Some(c), None) if wrapped && c > 128 && c < 128 + 65 => (None, Some(c - 128)),
         other => other,
     };
@@ -329,13 +336,24 @@ fn describe(status: ExitStatus, wrapped: bool) -> String {
 }
 
 /// Kills the whole process group (the test binary and anything it spawned).
+///
+/// Design decision: a command, not a system call: std has no group kill and the crate forbids
+/// `unsafe` (libc). On Unix `kill -KILL -- -PGID` (the child leads its own group); on Windows,
+/// which has no process groups of this kind, `taskkill /F /T` ends the process and its tree.
 pub(super) fn kill_group(pid: u32) {
-    // `kill -KILL -- -PGID`: std has no group kill and the crate forbids `unsafe` (libc).
-    let _ = Command::new("kill")
-        .args(["-KILL", "--", &format!("-{pid}")])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
+    #[cfg(unix)]
+    let mut cmd = {
+        let mut c = Command::new("kill");
+        c.args(["-KILL", "--", &format!("-{pid}")]);
+        c
+    };
+    #[cfg(not(unix))]
+    let mut cmd = {
+        let mut c = Command::new("taskkill");
+        c.args(["/F", "/T", "/PID", &pid.to_string()]);
+        c
+    };
+    let _ = cmd.stdout(Stdio::null()).stderr(Stdio::null()).status();
 }
 
 /// Reads `r` line by line, cutting lines longer than [`MAX_LINE`] and never holding more than
