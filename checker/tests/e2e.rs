@@ -287,3 +287,178 @@ fn a_stopped_quiz_is_kept_as_partial_and_taken_up_where_it_stopped() {
     let t = quiz(&root, &["1", "--restart"], "quit\n");
     assert!(t.contains(&format!("Question 1 of {count}")), "{t}");
 }
+
+/// The screen of a terminal `cols` × `rows`, from what a program wrote to it: the subset of
+/// escapes watch mode uses (cursor moves, clears, colours, screen switches), enough to read
+/// the screen as a person would.
+struct Screen {
+    cells: Vec<Vec<char>>,
+    row: usize,
+    col: usize,
+}
+
+impl Screen {
+    fn new(cols: usize, rows: usize) -> Screen {
+        Screen {
+            cells: vec![vec![' '; cols]; rows],
+            row: 0,
+            col: 0,
+        }
+    }
+
+    fn feed(&mut self, text: &str) {
+        let mut chars = text.chars().peekable();
+        let (rows, cols) = (self.cells.len(), self.cells[0].len());
+        while let Some(c) = chars.next() {
+            match c {
+                '\u{1b}' => match chars.next() {
+                    Some('[') => {
+                        let mut params = String::new();
+                        let mut end = ' ';
+                        for c in chars.by_ref() {
+                            if ('\u{40}'..='\u{7e}').contains(&c) {
+                                end = c;
+                                break;
+                            }
+                            params.push(c);
+                        }
+                        let nums: Vec<usize> = params
+                            .trim_start_matches('?')
+                            .split(';')
+                            .map(|n| n.parse().unwrap_or(0))
+                            .collect();
+                        match end {
+                            'H' => {
+                                self.row = nums.first().copied().unwrap_or(1).max(1) - 1;
+                                self.col = nums.get(1).copied().unwrap_or(1).max(1) - 1;
+                            }
+                            'K' => {
+                                self.cells[self.row.min(rows - 1)][self.col.min(cols)..].fill(' ')
+                            }
+                            'J' => {
+                                for r in self.row + 1..rows {
+                                    self.cells[r].fill(' ');
+                                }
+                                self.cells[self.row.min(rows - 1)][self.col.min(cols)..].fill(' ');
+                            }
+                            _ => {} // colours, cursor shown/hidden, screen switches
+                        }
+                    }
+                    Some(']') => {
+                        while let Some(c) = chars.next() {
+                            if c == '\u{7}' || (c == '\u{1b}' && chars.next_if_eq(&'\\').is_some())
+                            {
+                                break;
+                            }
+                        }
+                    }
+                    _ => {}
+                },
+                '\r' => self.col = 0,
+                '\n' => self.row = (self.row + 1).min(rows - 1),
+                c => {
+                    assert!(
+                        self.col < cols,
+                        "a line ran past column {cols} at row {}: {:?}",
+                        self.row,
+                        self.text()
+                    );
+                    self.cells[self.row.min(rows - 1)][self.col] = c;
+                    self.col += 1;
+                }
+            }
+        }
+    }
+
+    fn text(&self) -> Vec<String> {
+        self.cells
+            .iter()
+            .map(|r| r.iter().collect::<String>().trim_end().to_string())
+            .collect()
+    }
+}
+
+/// Watch mode in a real pseudo-terminal of 60 × 20 (util-linux `script` makes it): the real
+/// binary checks the starter, and the screen keeps its header, verdict line and key bar
+/// within 20 rows of 60 columns; `j` scrolls; `q` quits.
+#[test]
+fn watch_mode_in_a_small_terminal_fits_and_scrolls() {
+    use std::io::{Read as _, Write as _};
+    use std::sync::{Arc, Mutex};
+    let root = common::fresh_fixture("e2e-pty");
+    let katas = env!("CARGO_BIN_EXE_katas");
+    let mut child = Command::new("script")
+        .args([
+            "-qfec",
+            &format!("stty cols 60 rows 20; exec '{katas}'"),
+            "/dev/null",
+        ])
+        .current_dir(&root)
+        .env(
+            "CARGO_TARGET_DIR",
+            common::fixture_target().join("e2e").join("e2e-pty"),
+        )
+        .env("TERM", "xterm")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("util-linux `script` makes the pseudo-terminal (apt-get install bsdutils)");
+    let raw = Arc::new(Mutex::new(String::new()));
+    let mut stdout = child.stdout.take().unwrap();
+    let sink = Arc::clone(&raw);
+    let reader = std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+    let screen_now = || {
+        let mut s = Screen::new(60, 20);
+        s.feed(&raw.lock().unwrap());
+        s.text()
+    };
+    let wait_for = |what: &str| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(600);
+        loop {
+            let s = screen_now();
+            if s.iter().any(|l| l.contains(what)) {
+                return s;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no {what:?} on {s:#?}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    };
+    let screen = wait_for("hidden tests fail");
+    assert!(screen[0].starts_with("DynamoDB Katas  ["), "{screen:#?}");
+    assert!(
+        screen.iter().any(|l| l.contains("1. shard-key")),
+        "{screen:#?}"
+    );
+    assert!(screen[19].contains("q quit"), "{screen:#?}");
+    assert!(screen.iter().all(|l| l.chars().count() <= 60));
+    let more = screen
+        .iter()
+        .find(|l| l.starts_with("lines 1–"))
+        .cloned()
+        .expect("the starter's verdict is taller than 20 rows");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"j").unwrap();
+    stdin.flush().unwrap();
+    let scrolled = wait_for("lines 2–");
+    assert_eq!(scrolled[0], screen[0], "the header stays: {scrolled:#?}");
+    assert!(scrolled[19].contains("q quit"), "{more} → {scrolled:#?}");
+    stdin.write_all(b"q").unwrap();
+    stdin.flush().unwrap();
+    let status = child.wait().unwrap();
+    let _ = reader.join();
+    assert!(status.success(), "{status:?}");
+}
