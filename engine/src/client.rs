@@ -121,3 +121,26 @@ impl Client {
         GetRecordsFluentBuilder::new(self.clone())
     }
 }
+
+/// The waiters (`aws_sdk_dynamodb::client::Waiters`): `use engine::client::Waiters;` brings
+/// `wait_until_table_exists` and `wait_until_table_not_exists` into scope. They sleep on the
+/// simulated clock ([`crate::waiters`]).
+pub trait Waiters {
+    /// Waits until DescribeTable says the table is `ACTIVE`.
+    fn wait_until_table_exists(&self) -> crate::waiters::table_exists::TableExistsFluentBuilder;
+    /// Waits until DescribeTable answers `ResourceNotFoundException`.
+    fn wait_until_table_not_exists(
+        &self,
+    ) -> crate::waiters::table_not_exists::TableNotExistsFluentBuilder;
+}
+
+impl Waiters for Client {
+    fn wait_until_table_exists(&self) -> crate::waiters::table_exists::TableExistsFluentBuilder {
+        crate::waiters::table_exists::TableExistsFluentBuilder::new(self.clone())
+    }
+    fn wait_until_table_not_exists(
+        &self,
+    ) -> crate::waiters::table_not_exists::TableNotExistsFluentBuilder {
+        crate::waiters::table_not_exists::TableNotExistsFluentBuilder::new(self.clone())
+    }
+}

@@ -30,13 +30,13 @@ fn keys(count: usize) -> KeysAndAttributes {
 
 fn put_request(item: Item) -> WriteRequest {
     WriteRequest::builder()
-        .put_request(PutRequest::builder().set_item(Some(item)).build())
+        .put_request(PutRequest::builder().set_item(Some(item)).build().unwrap())
         .build()
 }
 
 fn delete_request(key: Item) -> WriteRequest {
     WriteRequest::builder()
-        .delete_request(DeleteRequest::builder().set_key(Some(key)).build())
+        .delete_request(DeleteRequest::builder().set_key(Some(key)).build().unwrap())
         .build()
 }
 

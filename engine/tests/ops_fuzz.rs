@@ -338,7 +338,8 @@ fn clean(r: &mut Rng, c: &Client) -> bool {
             let put = Put::builder()
                 .table_name("fuzz")
                 .set_item(Some(good_key(r)))
-                .build();
+                .build()
+                .unwrap();
             let mut other = good_key(r);
             other.insert("SK".into(), AttributeValue::S("u".into()));
             let upd = Update::builder()
@@ -347,6 +348,7 @@ fn clean(r: &mut Rng, c: &Client) -> bool {
                 .update_expression("ADD n :v")
                 .condition_expression("attribute_not_exists(n) OR n < :max")
                 .build()
+                .unwrap()
                 .expression_attribute_values(":v", AttributeValue::N("1".into()))
                 .expression_attribute_values(":max", AttributeValue::N("3".into()));
             c.transact_write_items()
@@ -474,12 +476,14 @@ fn one(r: &mut Rng, c: &Client) -> bool {
                 .table_name("fuzz")
                 .set_item(Some(item(r)))
                 .condition_expression(expression(r))
-                .build();
+                .build()
+                .unwrap();
             let upd = Update::builder()
                 .table_name("fuzz")
                 .set_key(Some(item(r)))
                 .update_expression(expression(r))
-                .build();
+                .build()
+                .unwrap();
             let upd = with_placeholders(
                 r,
                 upd,

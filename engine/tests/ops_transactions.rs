@@ -34,7 +34,8 @@ fn put_action(item: Item) -> TransactWriteItem {
             Put::builder()
                 .table_name("app")
                 .set_item(Some(item))
-                .build(),
+                .build()
+                .unwrap(),
         )
         .build()
 }
@@ -45,14 +46,21 @@ fn delete_action(key: Item) -> TransactWriteItem {
             Delete::builder()
                 .table_name("app")
                 .set_key(Some(key))
-                .build(),
+                .build()
+                .unwrap(),
         )
         .build()
 }
 
 fn get_action(key: Item) -> TransactGetItem {
     TransactGetItem::builder()
-        .get(Get::builder().table_name("app").set_key(Some(key)).build())
+        .get(
+            Get::builder()
+                .table_name("app")
+                .set_key(Some(key))
+                .build()
+                .unwrap(),
+        )
         .build()
 }
 
@@ -80,7 +88,8 @@ fn debit(key: Item, amount: &str) -> TransactWriteItem {
                 .update_expression("SET balance = balance - :a")
                 .condition_expression("balance >= :a")
                 .expression_attribute_values(":a", n(amount))
-                .build(),
+                .build()
+                .unwrap(),
         )
         .build()
 }
@@ -205,7 +214,8 @@ fn an_update_that_cannot_apply_is_a_validation_error_reason() {
                         .set_key(Some(key("ACC#1", "A")))
                         .update_expression("SET balance = balance - :a")
                         .expression_attribute_values(":a", n("1"))
-                        .build(),
+                        .build()
+                        .unwrap(),
                 )
                 .build(),
         )
@@ -279,18 +289,22 @@ fn an_empty_transaction_is_rejected() {
 #[test]
 fn a_condition_check_needs_a_condition_expression() {
     let (_w, c) = app();
+    // The SDK's builder refuses it first, naming the field...
+    let built = ConditionCheck::builder()
+        .table_name("app")
+        .set_key(Some(key("A", "1")))
+        .build();
+    let e = built.expect_err("no condition expression");
+    assert!(e.to_string().contains("condition_expression"), "{e}");
+    // ...and a shape made without the builder is DynamoDB's to refuse.
+    let check = ConditionCheck {
+        table_name: Some("app".into()),
+        key: Some(key("A", "1")),
+        ..ConditionCheck::default()
+    };
     let e = c
         .transact_write_items()
-        .transact_items(
-            TransactWriteItem::builder()
-                .condition_check(
-                    ConditionCheck::builder()
-                        .table_name("app")
-                        .set_key(Some(key("A", "1")))
-                        .build(),
-                )
-                .build(),
-        )
+        .transact_items(TransactWriteItem::builder().condition_check(check).build())
         .send();
     assert_eq!(
         message(e),
@@ -455,7 +469,8 @@ fn transact_get_applies_a_projection() {
                         .table_name("app")
                         .set_key(Some(key("A", "1")))
                         .projection_expression("w")
-                        .build(),
+                        .build()
+                        .unwrap(),
                 )
                 .build(),
         )

@@ -68,13 +68,16 @@ fn an_sdk_hashmap_goes_in_wherever_an_item_does() {
             "app",
             KeysAndAttributes::builder()
                 .set_keys(Some(vec![key.clone()]))
-                .build(),
+                .build()
+                .unwrap(),
         )
         .send()
         .unwrap();
     assert_eq!(batch.responses().unwrap()["app"].len(), 1);
     let write = WriteRequest::builder()
-        .set_put_request(Some(PutRequest::builder().set_item(Some(item)).build()))
+        .set_put_request(Some(
+            PutRequest::builder().set_item(Some(item)).build().unwrap(),
+        ))
         .build();
     assert!(write.put_request.is_some());
 }

@@ -117,14 +117,15 @@ fn a_transaction_emits_its_records_after_commit_and_a_cancelled_one_none() {
             p = p.condition_expression(cond);
         }
         c.transact_write_items()
-            .transact_items(TransactWriteItem::builder().put(p.build()).build())
+            .transact_items(TransactWriteItem::builder().put(p.build().unwrap()).build())
             .transact_items(
                 TransactWriteItem::builder()
                     .put(
                         Put::builder()
                             .table_name("app")
                             .set_item(Some(item! { "PK" => "o", "SK" => "ITEM#1" }))
-                            .build(),
+                            .build()
+                            .unwrap(),
                     )
                     .build(),
             )

@@ -252,7 +252,8 @@ fn batch_write_returns_throttled_writes_as_unprocessed_items() {
                 .put_request(
                     PutRequest::builder()
                         .set_item(Some(item! { "id" => format!("k{i}") }))
-                        .build(),
+                        .build()
+                        .unwrap(),
                 )
                 .build()
         })

@@ -29,7 +29,7 @@ pub struct KeysAndAttributes {
     pub consistent_read: Option<bool>,
 }
 
-struct_setters!(KeysAndAttributes { string projection_expression / set_projection_expression; value consistent_read / set_consistent_read: bool; });
+struct_setters!(KeysAndAttributes required(keys) { string projection_expression / set_projection_expression; value consistent_read / set_consistent_read: bool; });
 
 impl KeysAndAttributes {
     /// Adds one key (an `Item` or a `HashMap<String, AttributeValue>`).

@@ -25,14 +25,14 @@ use crate::world::State;
 pub struct PutRequest {
     pub item: Option<Item>,
 }
-struct_setters!(PutRequest { map item, set_item; });
+struct_setters!(PutRequest required(item) { map item, set_item; });
 
 /// Delete one item by key.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DeleteRequest {
     pub key: Option<Item>,
 }
-struct_setters!(DeleteRequest { map key, set_key; });
+struct_setters!(DeleteRequest required(key) { map key, set_key; });
 
 /// One write of a batch: exactly one of `put_request` or `delete_request`.
 #[derive(Clone, Debug, Default, PartialEq)]

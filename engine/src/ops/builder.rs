@@ -129,16 +129,35 @@ macro_rules! placeholder_setters {
 /// Chainable setters on a plain request struct (the SDK's `X::builder()…build()` shape,
 /// infallible here): `fn field(self, value) -> Self` for each listed field.
 macro_rules! struct_setters {
-    ($ty:ident { $(string $s:ident / $sset:ident;)* $(value $v:ident / $vset:ident: $vt:ty;)* $(map $m:ident, $mset:ident;)* }) => {
+    (@build $ty:ident []) => {
+        /// Finishes building (the SDK's is infallible for this shape too). What is still
+        /// missing is DynamoDB's to refuse, at `send()`.
+        pub fn build(self) -> Self {
+            self
+        }
+    };
+    (@build $ty:ident [$($r:ident),+]) => {
+        /// Finishes building. Fails, as the SDK's does, with a
+        /// [`BuildError`](crate::error::BuildError) naming the first required field not set.
+        pub fn build(self) -> std::result::Result<Self, $crate::error::BuildError> {
+            $(
+                if !$crate::ops::builder::IsSet::is_set(&self.$r) {
+                    return Err($crate::error::BuildError::missing_field(
+                        stringify!($r),
+                        stringify!($ty),
+                    ));
+                }
+            )+
+            Ok(self)
+        }
+    };
+    ($ty:ident $(required($($r:ident),+))? { $(string $s:ident / $sset:ident;)* $(value $v:ident / $vset:ident: $vt:ty;)* $(map $m:ident, $mset:ident;)* }) => {
         impl $ty {
             /// Starts building (the struct is its own builder).
             pub fn builder() -> Self {
                 Self::default()
             }
-            /// Finishes building. Missing required fields are reported by `send()`.
-            pub fn build(self) -> Self {
-                self
-            }
+            $crate::ops::builder::struct_setters!(@build $ty [$($($r),+)?]);
             $(
                 pub fn $s(mut self, value: impl Into<String>) -> Self {
                     self.$s = Some(value.into());
@@ -175,6 +194,24 @@ macro_rules! struct_setters {
             )*
         }
     };
+}
+
+/// Whether a required field of a shape was set: an `Option` that is `Some`, a list that is
+/// not empty.
+pub(crate) trait IsSet {
+    fn is_set(&self) -> bool;
+}
+
+impl<T> IsSet for Option<T> {
+    fn is_set(&self) -> bool {
+        self.is_some()
+    }
+}
+
+impl<T> IsSet for Vec<T> {
+    fn is_set(&self) -> bool {
+        !self.is_empty()
+    }
 }
 
 /// `expression_attribute_names` / `_values` setters on a plain request struct.

@@ -125,6 +125,22 @@ impl<B: Paged> Iterator for PaginationStream<B> {
     }
 }
 
+impl<B: Paged> PaginationStream<B> {
+    /// The next page, `Ok(None)` once there are no more (the SDK's `try_next`, without the
+    /// `.await`): the `Option` and the `Result` of [`Iterator::next`] swapped, for
+    /// `while let Some(page) = pages.try_next()? { .. }`.
+    pub fn try_next(&mut self) -> Result<Option<B::Output>, B::Error> {
+        self.next().transpose()
+    }
+}
+
+impl<B: Paged> ItemStream<B> {
+    /// The next item, `Ok(None)` once there are no more (the SDK's `try_next`).
+    pub fn try_next(&mut self) -> Result<Option<B::Item>, B::Error> {
+        self.next().transpose()
+    }
+}
+
 /// Every item of every page, fetching a page when the previous one is used up.
 #[derive(Debug)]
 pub struct ItemStream<B: Paged> {

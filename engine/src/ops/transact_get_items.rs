@@ -26,7 +26,7 @@ pub struct Get {
     pub projection_expression: Option<String>,
     pub expression_attribute_names: Option<BTreeMap<String, String>>,
 }
-struct_setters!(Get { string table_name / set_table_name; string projection_expression / set_projection_expression; map key, set_key; });
+struct_setters!(Get required(key, table_name) { string table_name / set_table_name; string projection_expression / set_projection_expression; map key, set_key; });
 
 impl Get {
     pub fn expression_attribute_names(

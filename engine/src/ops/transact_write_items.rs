@@ -44,7 +44,7 @@ pub struct Put {
     pub expression_attribute_values: Option<BTreeMap<String, AttributeValue>>,
     pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
 }
-struct_setters!(Put { string table_name / set_table_name; string condition_expression / set_condition_expression; value return_values_on_condition_check_failure / set_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure; map item, set_item; });
+struct_setters!(Put required(item, table_name) { string table_name / set_table_name; string condition_expression / set_condition_expression; value return_values_on_condition_check_failure / set_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure; map item, set_item; });
 struct_placeholder_setters!(Put);
 
 /// An update inside a transaction.
@@ -58,7 +58,7 @@ pub struct Update {
     pub expression_attribute_values: Option<BTreeMap<String, AttributeValue>>,
     pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
 }
-struct_setters!(Update { string table_name / set_table_name; string update_expression / set_update_expression; string condition_expression / set_condition_expression; value return_values_on_condition_check_failure / set_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure; map key, set_key; });
+struct_setters!(Update required(key, update_expression, table_name) { string table_name / set_table_name; string update_expression / set_update_expression; string condition_expression / set_condition_expression; value return_values_on_condition_check_failure / set_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure; map key, set_key; });
 struct_placeholder_setters!(Update);
 
 /// A delete inside a transaction.
@@ -71,7 +71,7 @@ pub struct Delete {
     pub expression_attribute_values: Option<BTreeMap<String, AttributeValue>>,
     pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
 }
-struct_setters!(Delete { string table_name / set_table_name; string condition_expression / set_condition_expression; value return_values_on_condition_check_failure / set_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure; map key, set_key; });
+struct_setters!(Delete required(key, table_name) { string table_name / set_table_name; string condition_expression / set_condition_expression; value return_values_on_condition_check_failure / set_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure; map key, set_key; });
 struct_placeholder_setters!(Delete);
 
 /// A condition on an item the transaction does not write.
@@ -84,7 +84,7 @@ pub struct ConditionCheck {
     pub expression_attribute_values: Option<BTreeMap<String, AttributeValue>>,
     pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
 }
-struct_setters!(ConditionCheck { string table_name / set_table_name; string condition_expression / set_condition_expression; value return_values_on_condition_check_failure / set_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure; map key, set_key; });
+struct_setters!(ConditionCheck required(key, table_name, condition_expression) { string table_name / set_table_name; string condition_expression / set_condition_expression; value return_values_on_condition_check_failure / set_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure; map key, set_key; });
 struct_placeholder_setters!(ConditionCheck);
 
 /// One action of a transaction: exactly one of the four.

@@ -20,6 +20,13 @@ pub struct TimeToLiveSpecification {
 }
 
 impl TimeToLiveSpecification {
+    pub fn enabled(&self) -> bool {
+        self.enabled
+    }
+    pub fn attribute_name(&self) -> &str {
+        &self.attribute_name
+    }
+    /// Not part of the SDK: a shortcut for the builder.
     pub fn new(enabled: bool, attribute_name: impl Into<String>) -> Self {
         TimeToLiveSpecification {
             enabled,
@@ -34,6 +41,17 @@ pub struct TimeToLiveDescription {
     /// `ENABLED` or `DISABLED`.
     pub time_to_live_status: String,
     pub attribute_name: Option<String>,
+}
+
+impl TimeToLiveDescription {
+    pub fn attribute_name(&self) -> Option<&str> {
+        self.attribute_name.as_deref()
+    }
+    /// Unlike the SDK (an `Option<&TimeToLiveStatus>`), the status as its name: `ENABLED` or
+    /// `DISABLED`.
+    pub fn time_to_live_status(&self) -> &str {
+        &self.time_to_live_status
+    }
 }
 
 /// The parameters of an UpdateTimeToLive request.

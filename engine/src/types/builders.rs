@@ -92,8 +92,8 @@ macro_rules! shape_builder {
     };
     (@list $field:ident $set:ident $get:ident $t:ty) => {
         /// Appends one element.
-        pub fn $field(mut self, input: $t) -> Self {
-            self.$field.get_or_insert_with(Vec::new).push(input);
+        pub fn $field(mut self, input: impl Into<$t>) -> Self {
+            self.$field.get_or_insert_with(Vec::new).push(input.into());
             self
         }
         /// Replaces the whole list.

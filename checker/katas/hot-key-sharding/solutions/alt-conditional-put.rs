@@ -84,7 +84,7 @@ pub fn total(client: &Client, post: &str, shards: u32) -> Result<u64, Error> {
         .fold(KeysAndAttributes::builder(), |keys, shard| {
             keys.keys(item! {"PK" => key(post, shard)})
         })
-        .build();
+        .build()?;
     let mut sum = 0;
     while !wanted.keys.is_empty() {
         let out = patiently(client, || {

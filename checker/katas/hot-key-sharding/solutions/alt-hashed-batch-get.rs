@@ -70,7 +70,7 @@ pub fn total(client: &Client, post: &str, shards: u32) -> Result<u64, Error> {
         .fold(KeysAndAttributes::builder(), |k, shard| {
             k.keys(key(post, shard))
         })
-        .build();
+        .build()?;
     let mut sum = 0;
     let mut attempt = 0;
     while !wanted.keys.is_empty() {

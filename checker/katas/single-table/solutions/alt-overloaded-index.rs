@@ -198,12 +198,14 @@ pub fn place_order(client: &Client, order: &Order, items: &[OrderItem]) -> Resul
         .table_name(TABLE)
         .set_item(Some(order.to_item()))
         .condition_expression("attribute_not_exists(PK)")
-        .build();
+        .build()
+        .expect("table and item or key are set");
     let lines = items.iter().enumerate().map(|(i, line)| {
         Put::builder()
             .table_name(TABLE)
             .set_item(Some(line.to_item(&order.id, i + 1)))
             .build()
+            .expect("table and item or key are set")
     });
     let actions: Vec<TransactWriteItem> = std::iter::once(header)
         .chain(lines)

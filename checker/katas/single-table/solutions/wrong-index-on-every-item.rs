@@ -184,7 +184,8 @@ pub fn place_order(client: &Client, order: &Order, items: &[OrderItem]) -> Resul
                 Put::builder()
                     .table_name(TABLE)
                     .set_item(Some(item))
-                    .build(),
+                    .build()
+                    .expect("table and item or key are set"),
             )
             .build()
     };
@@ -198,7 +199,8 @@ pub fn place_order(client: &Client, order: &Order, items: &[OrderItem]) -> Resul
                         .table_name(TABLE)
                         .set_item(Some(header))
                         .condition_expression("attribute_not_exists(PK)")
-                        .build(),
+                        .build()
+                        .expect("table and item or key are set"),
                 )
                 .build(),
         )
@@ -255,7 +257,9 @@ pub fn change_order_status(
         } else {
             u.update_expression("SET #status = :status")
         };
-        TransactWriteItem::builder().update(u.build()).build()
+        TransactWriteItem::builder()
+            .update(u.build().expect("table, key and update expression are set"))
+            .build()
     };
     client
         .transact_write_items()

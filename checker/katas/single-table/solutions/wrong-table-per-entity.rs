@@ -131,7 +131,9 @@ pub fn place_order(client: &Client, order: &Order, items: &[OrderItem]) -> Resul
         if let Some(c) = condition {
             p = p.condition_expression(c);
         }
-        TransactWriteItem::builder().put(p.build()).build()
+        TransactWriteItem::builder()
+            .put(p.build().expect("table and item are set"))
+            .build()
     };
     let mut header = Item::new();
     header.insert("id".into(), s(&order.id));

@@ -172,7 +172,8 @@ pub fn place_order(client: &Client, order: &Order, items: &[OrderItem]) -> Resul
                 Put::builder()
                     .table_name(TABLE)
                     .set_item(Some(item))
-                    .build(),
+                    .build()
+                    .expect("table and item or key are set"),
             )
             .build()
     };
@@ -186,7 +187,8 @@ pub fn place_order(client: &Client, order: &Order, items: &[OrderItem]) -> Resul
                         .table_name(TABLE)
                         .set_item(Some(header))
                         .condition_expression("attribute_not_exists(PK)")
-                        .build(),
+                        .build()
+                        .expect("table and item or key are set"),
                 )
                 .build(),
         )

@@ -118,7 +118,7 @@ fn apply(client: &Client, record: &Record) -> Result<(), Error> {
                 .table_name(READ_MODEL_TABLE)
                 .set_item(Some(new_mirror))
                 .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::None)
-                .build(),
+                .build()?,
         )
         .build()];
     actions.extend(moves(before.as_ref(), after.as_ref()));
@@ -153,7 +153,13 @@ fn moves(before: Option<&Share>, after: Option<&Share>) -> Vec<TransactWriteItem
         for (name, v) in values {
             update = update.expression_attribute_values(name, AttributeValue::N(v.to_string()));
         }
-        TransactWriteItem::builder().update(update.build()).build()
+        TransactWriteItem::builder()
+            .update(
+                update
+                    .build()
+                    .expect("table, key and update expression are set"),
+            )
+            .build()
     };
     let customer = |share: &Share, sign: i64| {
         add(

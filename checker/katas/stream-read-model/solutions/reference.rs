@@ -94,7 +94,13 @@ fn add(pk: String, sk: &str, deltas: &[(&str, i64)]) -> TransactWriteItem {
             .expression_attribute_values(format!(":d{i}"), n(*delta));
     }
     let update = update.update_expression(format!("ADD {}", parts.join(", ")));
-    TransactWriteItem::builder().update(update.build()).build()
+    TransactWriteItem::builder()
+        .update(
+            update
+                .build()
+                .expect("table, key and update expression are set"),
+        )
+        .build()
 }
 
 /// The stream handler: each record once, by its event id.
@@ -147,7 +153,7 @@ fn apply(client: &Client, record: &Record) -> Result<(), Error> {
         .item("SK", s("APPLIED"))
         .item("expires_at", n(expires as i64))
         .condition_expression("attribute_not_exists(PK)")
-        .build();
+        .build()?;
     actions.insert(0, TransactWriteItem::builder().put(marker).build());
     match client
         .transact_write_items()

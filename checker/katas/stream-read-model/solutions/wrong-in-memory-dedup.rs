@@ -90,7 +90,13 @@ fn add(pk: String, sk: &str, deltas: &[(&str, i64)]) -> TransactWriteItem {
             .expression_attribute_values(format!(":d{i}"), n(*delta));
     }
     let update = update.update_expression(format!("ADD {}", parts.join(", ")));
-    TransactWriteItem::builder().update(update.build()).build()
+    TransactWriteItem::builder()
+        .update(
+            update
+                .build()
+                .expect("table, key and update expression are set"),
+        )
+        .build()
 }
 
 /// The event ids this handler has applied (kept for the life of the process: a Lambda
