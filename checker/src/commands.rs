@@ -9,7 +9,7 @@ use colored::Colorize;
 use crate::cli::{Args, Command, Context};
 use crate::manifest::Kata;
 use crate::report;
-use crate::runner::{self, scratch, CheckResult, Progress};
+use crate::runner::{self, CheckResult, Progress};
 use crate::state::Revealed;
 
 /// `cargo katas hint` when every hint is out (watch mode says `o` for the lesson instead).
@@ -50,7 +50,7 @@ pub fn dispatch(args: Args) -> Result<i32> {
         Some(Command::Verify) => verify(&mut cx),
         Some(Command::Reset { kata }) => {
             let k = cx.manifest.kata(&kata)?;
-            reset_kata(&cx.root, k)?;
+            crate::sources::reset_kata(&cx.root, k)?;
             cx.state.state.passed.remove(&k.name);
             cx.state.save()?;
             println!("`{}` is back to its starter", k.name);
@@ -265,18 +265,12 @@ fn stderr_progress() -> impl FnMut(Progress) {
 pub fn check_and_record(cx: &mut Context, kata: &Kata) -> Result<CheckResult> {
     let mut progress = stderr_progress();
     let result = runner::check(&cx.root, kata, &cx.check, &mut progress)?;
-    let before = cx.state.state.passed.contains(&kata.name);
-    let failing_before = cx.state.state.failing.get(&kata.name).cloned();
-    if result.passed() {
-        cx.state.state.passed.insert(kata.name.clone());
-    } else {
-        cx.state.state.passed.remove(&kata.name);
-    }
-    let failing = result.first_failure().map(|t| t.name.clone());
-    cx.state
+    let failing = result.first_failure().map(|t| t.name.as_str());
+    if cx
         .state
-        .record_failing(&kata.name, failing.as_deref());
-    if result.passed() != before || failing != failing_before {
+        .state
+        .record_check(&kata.name, result.passed(), failing)
+    {
         cx.state.save()?;
     }
     Ok(result)
@@ -393,22 +387,6 @@ fn verify(cx: &mut Context) -> Result<i32> {
 fn bar(done: usize, total: usize, width: usize) -> String {
     let filled = (width * done).checked_div(total).unwrap_or(width);
     format!("[{}{}]", "#".repeat(filled), "-".repeat(width - filled))
-}
-
-/// Restores a kata's `src/` from its pristine starter copy.
-pub fn reset_kata(root: &Path, kata: &Kata) -> Result<()> {
-    let starter = root.join(kata.starter());
-    if !starter.is_dir() {
-        bail!(
-            "the starter of `{}` is missing ({})",
-            kata.name,
-            starter.display()
-        );
-    }
-    let src = root.join(kata.src_dir());
-    let _ = std::fs::remove_dir_all(&src);
-    scratch::copy_dir(&starter, &src, &|_| true)
-        .with_context(|| format!("cannot restore {}", src.display()))
 }
 
 fn solution(cx: &Context, name: &str, force: bool) -> Result<i32> {

@@ -118,3 +118,21 @@ fn files(dir: &Path) -> BTreeSet<PathBuf> {
     walk(dir, dir, &mut out);
     out
 }
+
+/// Restores a kata's `src/` from its pristine starter copy (what `cargo katas reset` and watch
+/// mode's `x` do).
+pub fn reset_kata(root: &Path, kata: &Kata) -> anyhow::Result<()> {
+    use anyhow::Context as _;
+    let starter = root.join(kata.starter());
+    if !starter.is_dir() {
+        anyhow::bail!(
+            "the starter of `{}` is missing ({})",
+            kata.name,
+            starter.display()
+        );
+    }
+    let src = root.join(kata.src_dir());
+    let _ = std::fs::remove_dir_all(&src);
+    crate::runner::scratch::copy_dir(&starter, &src, &|_| true)
+        .with_context(|| format!("cannot restore {}", src.display()))
+}

@@ -188,6 +188,22 @@ pub enum Revealed {
 }
 
 impl State {
+    /// Records the outcome of a check of `kata`: passed or not, and the first failing test
+    /// (`None`: none failed, or none ran). The one place a pass or a fail is written (watch
+    /// mode, `run`, `verify` and the re-check of a rebuilt file all come here); returns
+    /// whether anything changed, so callers save only then.
+    pub fn record_check(&mut self, kata: &str, passed: bool, failing: Option<&str>) -> bool {
+        let changed = self.passed.contains(kata) != passed
+            || self.failing.get(kata).map(String::as_str) != failing;
+        if passed {
+            self.passed.insert(kata.to_string());
+        } else {
+            self.passed.remove(kata);
+        }
+        self.record_failing(kata, failing);
+        changed
+    }
+
     /// Records a check of `kata`: which test failed first, if any.
     pub fn record_failing(&mut self, kata: &str, failing: Option<&str>) {
         match failing {
@@ -332,6 +348,19 @@ mod tests {
         assert_eq!(sf.state.hints_seen["a"], 2);
         assert_eq!(sf.state.quizzes["l"].correct, 3);
         assert!(sf.state.passed.is_empty());
+    }
+
+    #[test]
+    fn a_check_is_recorded_in_one_place_and_says_when_it_changed_something() {
+        let mut s = State::default();
+        assert!(s.record_check("a", false, Some("t1")));
+        assert!(!s.record_check("a", false, Some("t1")), "the same fail again");
+        assert!(s.record_check("a", false, Some("t2")), "another test fails first");
+        assert!(s.record_check("a", true, None));
+        assert!(s.passed.contains("a") && !s.failing.contains_key("a"));
+        assert!(!s.record_check("a", true, None));
+        assert!(s.record_check("a", false, None), "no longer passes");
+        assert!(!s.passed.contains("a"));
     }
 
     #[test]

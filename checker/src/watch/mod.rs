@@ -258,13 +258,7 @@ impl App {
             Event::VerifyDone(results) if self.rederiving => {
                 self.checking = None;
                 self.rederiving = false;
-                for (name, ok) in &results {
-                    if *ok {
-                        self.state.state.passed.insert(name.clone());
-                    } else {
-                        self.state.state.passed.remove(name);
-                    }
-                }
+                self.record_all(&results);
                 let passing = results.iter().filter(|(_, ok)| *ok).count();
                 let note = format!(
                     "progress rebuilt by re-checking every kata: {passing} of {} pass",
@@ -279,13 +273,7 @@ impl App {
             }
             Event::VerifyDone(results) => {
                 self.checking = None;
-                for (name, ok) in &results {
-                    if *ok {
-                        self.state.state.passed.insert(name.clone());
-                    } else {
-                        self.state.state.passed.remove(name);
-                    }
-                }
+                self.record_all(&results);
                 self.save_state();
                 if results.iter().all(|(_, ok)| *ok) {
                     // A note from an earlier round ("… no longer passes") no longer holds.
@@ -315,20 +303,22 @@ impl App {
         }
     }
 
+    /// Records a re-check of every kata (which test failed first is not known from it: the
+    /// last one recorded stays).
+    fn record_all(&mut self, results: &[(String, bool)]) {
+        for (name, ok) in results {
+            let failing = self.state.state.failing.get(name).cloned();
+            let failing = if *ok { None } else { failing };
+            self.state.state.record_check(name, *ok, failing.as_deref());
+        }
+    }
+
     fn check_done(&mut self, name: String, result: Result<CheckResult, String>) -> Vec<Effect> {
         self.checking = None;
         self.progress = None;
         if let Ok(r) = &result {
-            let was = self.state.state.passed.contains(&name);
-            let failing = r.first_failure().map(|t| t.name.clone());
-            let failing_was = self.state.state.failing.get(&name).cloned();
-            self.state.state.record_failing(&name, failing.as_deref());
-            if r.passed() != was || failing != failing_was {
-                if r.passed() {
-                    self.state.state.passed.insert(name.clone());
-                } else {
-                    self.state.state.passed.remove(&name);
-                }
+            let failing = r.first_failure().map(|t| t.name.as_str());
+            if self.state.state.record_check(&name, r.passed(), failing) {
                 self.save_state();
             }
         }
@@ -476,7 +466,7 @@ impl App {
     }
 
     fn reset(&mut self) -> Vec<Effect> {
-        match crate::commands::reset_kata(&self.root, self.kata()) {
+        match crate::sources::reset_kata(&self.root, self.kata()) {
             Ok(()) => {
                 self.message = Some(format!("`{}` is back to its starter", self.current_name()));
                 self.request_check()
