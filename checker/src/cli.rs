@@ -20,6 +20,10 @@ pub struct Args {
     /// containers where file events do not arrive).
     #[arg(long, global = true)]
     pub manual_run: bool,
+    /// Watch mode: the command `e` opens the kata's file with, the path appended (for example
+    /// `code -g`, `vim`, `subl`); also read from `KATAS_EDIT_CMD`.
+    #[arg(long, global = true, value_name = "CMD")]
+    pub edit_cmd: Option<String>,
     /// The command (watch mode when absent).
     #[command(subcommand)]
     pub command: Option<Command>,

@@ -34,7 +34,7 @@ pub fn dispatch(args: Args) -> Result<i32> {
         }
     }
     match args.command {
-        None => watch(cx, args.manual_run),
+        None => watch(cx, args.manual_run, args.edit_cmd),
         Some(Command::List) => list(&cx),
         Some(Command::Run {
             kata,
@@ -201,7 +201,7 @@ fn dev_check(cx: &Context, katas: Vec<String>) -> Result<i32> {
     Ok(if report.errors() == 0 { 0 } else { 1 })
 }
 
-fn watch(cx: Context, manual: bool) -> Result<i32> {
+fn watch(cx: Context, manual: bool, edit_cmd: Option<String>) -> Result<i32> {
     if cx.manifest.katas.is_empty() {
         bail!("the curriculum has no katas yet");
     }
@@ -209,7 +209,10 @@ fn watch(cx: Context, manual: bool) -> Result<i32> {
         bail!("watch mode needs a terminal; use `cargo katas run` in scripts");
     }
     let opts = cx.check.clone();
-    let app = crate::watch::App::new(cx.root, cx.manifest, cx.state, manual);
+    let mut app = crate::watch::App::new(cx.root, cx.manifest, cx.state, manual);
+    app.edit_cmd = edit_cmd
+        .or_else(|| std::env::var("KATAS_EDIT_CMD").ok())
+        .filter(|c| !c.trim().is_empty());
     crate::watch::terminal::run(app, opts)?;
     Ok(0)
 }
@@ -294,6 +297,16 @@ fn run(cx: &mut Context, name: Option<&str>, json: bool) -> Result<i32> {
         };
         for line in report::verdict_lines(&kata, &result, &shown) {
             println!("{line}");
+        }
+        if result.passed() {
+            println!(
+                "\n{}",
+                format!(
+                    "compare with the reference: `cargo katas solution {}`",
+                    kata.name
+                )
+                .dimmed()
+            );
         }
     }
     Ok(if result.passed() { 0 } else { 1 })

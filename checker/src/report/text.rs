@@ -35,6 +35,38 @@ pub fn strip_ansi(s: &str) -> String {
     out
 }
 
+/// `label` as a link to the file at `path` (OSC 8) where the terminal is known to show such
+/// links ([`links_supported`]); elsewhere `label` alone, since a terminal that does not know
+/// OSC 8 may print it.
+pub fn link(label: &str, path: &std::path::Path) -> String {
+    if !links_supported() {
+        return label.to_string();
+    }
+    let abs = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    format!(
+        "\u{1b}]8;;file://{}\u{1b}\\{label}\u{1b}]8;;\u{1b}\\",
+        abs.display()
+    )
+}
+
+/// Whether the terminal shows OSC 8 links: `KATAS_LINKS=1` or `0` decides; otherwise the
+/// terminals that say who they are and show links (iTerm2, WezTerm, VS Code, Windows
+/// Terminal, kitty, GNOME Terminal and other VTE ≥ 0.50).
+pub fn links_supported() -> bool {
+    let var = |k: &str| std::env::var(k).ok();
+    if let Some(v) = var("KATAS_LINKS") {
+        return v == "1";
+    }
+    matches!(
+        var("TERM_PROGRAM").as_deref(),
+        Some("iTerm.app" | "WezTerm" | "vscode")
+    ) || var("WT_SESSION").is_some()
+        || var("KITTY_WINDOW_ID").is_some()
+        || var("VTE_VERSION")
+            .and_then(|v| v.parse::<u32>().ok())
+            .is_some_and(|v| v >= 5000)
+}
+
 /// Columns `s` takes on a terminal (escapes take none; wide characters take two).
 pub fn width(s: &str) -> usize {
     pieces(s)

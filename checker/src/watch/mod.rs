@@ -81,6 +81,8 @@ pub enum Effect {
     OpenLesson(String, Option<String>),
     /// Show these lines in the pager (the whole verdict, unclipped).
     Page(Vec<String>),
+    /// Open this file with the learner's editor command (`--edit-cmd`).
+    Edit(String, PathBuf),
     /// Leave watch mode.
     Quit,
 }
@@ -112,6 +114,10 @@ pub mod texts {
         "reset this kata to its starter? your changes are lost (y = yes, any other key = no)";
     /// After a reset was declined.
     pub const RESET_CANCELLED: &str = "reset cancelled";
+    /// `e` without an editor command.
+    pub const NO_EDIT_CMD: &str = "to open the file with e, start watch mode with \
+                                   `cargo katas --edit-cmd 'code -g'` (or your editor; \
+                                   KATAS_EDIT_CMD works too)";
     /// When every hint is out.
     pub const NO_MORE_HINTS: &str =
         "that was the last hint; the lesson (o) and the failing test's hint may help";
@@ -158,6 +164,8 @@ pub struct App {
     pub scroll: usize,
     /// The terminal's size, columns and rows (the event loop keeps it up to date).
     pub size: (usize, usize),
+    /// The command `e` opens the kata's file with (`--edit-cmd`), if given.
+    pub edit_cmd: Option<String>,
 }
 
 impl App {
@@ -184,6 +192,7 @@ impl App {
             rederiving: false,
             scroll: 0,
             size: (100, 40),
+            edit_cmd: None,
         }
     }
 
@@ -371,6 +380,16 @@ impl App {
             Key::PageDown | Key::Char(' ') => self.scroll_by(self.page()),
             Key::PageUp => self.scroll_by(-self.page()),
             Key::Char('v') => vec![Effect::Page(render::whole(self, self.size.0))],
+            Key::Char('e') => match &self.edit_cmd {
+                Some(cmd) => {
+                    let file = self.root.join(self.kata().src_dir()).join("lib.rs");
+                    vec![Effect::Edit(cmd.clone(), file)]
+                }
+                None => {
+                    self.message = Some(texts::NO_EDIT_CMD.into());
+                    Vec::new()
+                }
+            },
             Key::Char('?') => {
                 self.screen = Screen::Help;
                 Vec::new()
@@ -496,6 +515,8 @@ pub trait Ports {
     fn open_lesson(&mut self, lesson: &str, section: Option<&str>);
     /// Show lines in a pager (blocking until the learner comes back).
     fn page(&mut self, lines: &[String]);
+    /// Run `cmd` (split at spaces) with `file` appended, blocking until it exits.
+    fn edit(&mut self, cmd: &str, file: &Path);
     /// Draw the screen (as many lines as [`Ports::height`] at most).
     fn draw(&mut self, lines: &[String]);
     /// Terminal width in columns.
@@ -573,6 +594,7 @@ fn perform(effects: Vec<Effect>, ports: &mut dyn Ports) -> bool {
                 ports.open_lesson(&lesson, section.as_deref());
             }
             Effect::Page(lines) => ports.page(&lines),
+            Effect::Edit(cmd, file) => ports.edit(&cmd, &file),
             Effect::Quit => return true,
         }
     }

@@ -32,6 +32,7 @@ const KEYS: &[&str] = &[
     "r re-run",
     "x reset",
     "o lesson",
+    "e edit",
     "v whole verdict",
     "? help",
     "q quit",
@@ -47,6 +48,10 @@ const HELP: &[(&str, &str)] = &[
     ("r", "check again now"),
     ("x", "reset this kata to its starter (asks first)"),
     ("o", "read the lesson section this kata practises"),
+    (
+        "e",
+        "open the kata's src/lib.rs with your editor (--edit-cmd or KATAS_EDIT_CMD)",
+    ),
     (
         "j/k",
         "scroll the verdict a line (↓/↑ too); PgDn/PgUp (or space) a page",
@@ -268,7 +273,12 @@ fn kata_screen(app: &App, width: usize, top: &mut Vec<String>, body: &mut Vec<St
     top.push(String::new());
 
     body.push(format!("task:   {}", k.readme().display()));
-    body.push(format!("edit:   {}/", k.src_dir().display()));
+    let lib = k.src_dir().join("lib.rs");
+    let lib_shown = lib.display().to_string();
+    body.push(format!(
+        "edit:   {}",
+        text::link(&lib_shown, &app.root.join(&lib))
+    ));
     body.push(format!("lesson: {} (press o)", k.lesson));
     if let Some(Ok(result)) = &app.last {
         let details = report::detail_lines(k, result, &shown);
@@ -285,6 +295,10 @@ fn kata_screen(app: &App, width: usize, top: &mut Vec<String>, body: &mut Vec<St
                     .green()
                     .to_string(),
             );
+            body.push(format!(
+                "compare with the reference: `cargo katas solution {}`",
+                k.name
+            ));
         }
     }
 

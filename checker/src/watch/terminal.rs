@@ -80,6 +80,26 @@ impl Ports for RealPorts {
         let _ = enter_terminal();
         self.paused.store(false, Ordering::SeqCst);
     }
+    fn edit(&mut self, cmd: &str, file: &Path) {
+        self.paused.store(true, Ordering::SeqCst);
+        std::thread::sleep(Duration::from_millis(60)); // let the key reader stand down
+        let _ = leave_terminal();
+        let mut parts = cmd.split_whitespace();
+        let ran = match parts.next() {
+            Some(program) => std::process::Command::new(program)
+                .args(parts)
+                .arg(file)
+                .status()
+                .map_err(|e| format!("could not start `{cmd}`: {e}")),
+            None => Err("the editor command is empty".to_string()),
+        };
+        if let Err(e) = ran {
+            println!("{e}\npress Enter to go back to the kata ");
+            let _ = std::io::stdin().read_line(&mut String::new());
+        }
+        let _ = enter_terminal();
+        self.paused.store(false, Ordering::SeqCst);
+    }
     fn draw(&mut self, lines: &[String]) {
         // Row by row, each cleared to its end, then everything below: no full clear, so no
         // flicker, and never a newline after the last row (which would scroll the screen).

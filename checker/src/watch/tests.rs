@@ -406,6 +406,10 @@ impl Ports for FakePorts {
         self.pages
             .push(lines.iter().map(|l| strip_ansi(l)).collect());
     }
+    fn edit(&mut self, cmd: &str, file: &Path) {
+        self.pages
+            .push(vec![format!("edit {cmd} {}", file.display())]);
+    }
     fn width(&self) -> usize {
         self.size.0
     }
@@ -667,6 +671,9 @@ fn idle_ticks_do_not_redraw() {
         fn page(&mut self, lines: &[String]) {
             self.0.page(lines)
         }
+        fn edit(&mut self, cmd: &str, file: &Path) {
+            self.0.edit(cmd, file)
+        }
         fn width(&self) -> usize {
             self.0.width()
         }
@@ -731,4 +738,27 @@ fn a_missing_kata_file_says_how_to_restore_it() {
     a.handle(Event::Key(Key::Char('x')));
     assert_eq!(a.handle(Event::Key(Key::Char('y'))), check("alpha"));
     assert_eq!(std::fs::read_to_string(&lib).unwrap(), "// TODO starter\n");
+}
+
+#[test]
+fn e_opens_the_kata_file_with_the_editor_command_and_a_pass_points_to_the_solution() {
+    let mut a = app("edit");
+    a.start();
+    a.handle(Event::CheckDone("alpha".into(), result("alpha", true)));
+    let s = screen(&a);
+    assert!(s.contains("edit:   exercises/alpha/src/lib.rs"), "{s}");
+    assert!(
+        s.contains("compare with the reference: `cargo katas solution alpha`"),
+        "{s}"
+    );
+    assert!(a.handle(Event::Key(Key::Char('e'))).is_empty());
+    assert!(screen(&a).contains("--edit-cmd"), "{}", screen(&a));
+    a.edit_cmd = Some("code -g".into());
+    assert_eq!(
+        a.handle(Event::Key(Key::Char('e'))),
+        vec![Effect::Edit(
+            "code -g".into(),
+            a.root.join("exercises/alpha/src/lib.rs")
+        )]
+    );
 }
