@@ -268,7 +268,12 @@ fn kata_screen(app: &App, width: usize, top: &mut Vec<String>, body: &mut Vec<St
         Some(Ok(result)) => top.push(report::headline(result)),
         Some(Err(e)) => top.push(format!("{} could not check: {e}", "✗".red())),
         None if app.checking.is_none() => top.push("press r to check".dimmed().to_string()),
-        None => {}
+        // The first check of a session can be a long build: something to do meanwhile.
+        None => top.push(
+            format!("read {} while this builds", k.readme().display())
+                .dimmed()
+                .to_string(),
+        ),
     }
     top.push(String::new());
 

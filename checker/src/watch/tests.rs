@@ -128,6 +128,9 @@ fn opens_at_the_current_kata_and_checks_it() {
     assert!(screen(&a).contains("checking alpha"));
     assert!(screen(&a).contains("1. alpha — First (Model it)"));
     assert!(screen(&a).contains("lesson: 01-foundations#hot-keys"));
+    assert!(screen(&a).contains("read exercises/alpha/README.md while this builds"));
+    a.handle(Event::CheckDone("alpha".into(), result("alpha", false)));
+    assert!(!screen(&a).contains("while this builds"));
 }
 
 #[test]
