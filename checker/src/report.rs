@@ -126,7 +126,7 @@ pub fn headline(r: &CheckResult) -> String {
 
 /// Everything under the [`headline`]: the first compile error, or the task (untouched
 /// starter), or the first failing test; then every test at a glance and the output. Wrapped
-/// at [`Shown::cols`].
+/// at `Shown::cols`.
 pub fn detail_lines(kata: &Kata, r: &CheckResult, shown: &Shown) -> Vec<String> {
     let mut out = Vec::new();
     match &r.verdict {
