@@ -337,18 +337,25 @@ fn hint(cx: &mut Context, name: Option<&str>) -> Result<i32> {
         .get(&kata.name)
         .copied()
         .unwrap_or(0) as usize;
+    // Wrapped at the terminal's width, later lines under the hint's first word.
+    let cols = match terminal_cols() {
+        0 => usize::MAX,
+        c => c,
+    };
+    let print_hint = |label: &str, hint: &str| {
+        let hang = report::text::width(label) + 1;
+        for line in report::text::wrap(&report::hint_line(label, hint), cols, hang) {
+            println!("{line}");
+        }
+        println!();
+    };
     for (i, h) in kata.hints.iter().take(seen).enumerate() {
-        println!(
-            "{} {h}\n",
-            format!("hint {}/{}:", i + 1, kata.hints.len())
-                .cyan()
-                .bold()
-        );
+        print_hint(&format!("hint {}/{}:", i + 1, kata.hints.len()), h);
     }
     let tests = cx.state.state.test_hints_seen.get(&kata.name);
     for (test, h) in &kata.test_hints {
         if tests.is_some_and(|t| t.contains(test)) {
-            println!("{} {h}\n", format!("hint for {test}:").cyan().bold());
+            print_hint(&format!("hint for {test}:"), h);
         }
     }
     match revealed {
