@@ -226,7 +226,7 @@ fn exercise_manifest(name: &str) -> String {
         name,
         &format!("DynamoDB Katas: the {name} kata (your code goes in src/lib.rs)"),
         &format!(
-            "[dependencies]\nengine.workspace = true\n\
+            "[lib]\npath = \"src/lib.rs\"\n\n[dependencies]\nengine.workspace = true\n\
              # The kata's given part (types and names shared with the hidden tests): always the\n\
              # instructor's copy, in grading too.\n\
              given = {{ package = \"{name}-given\", path = \"../../checker/katas/{name}/given\" }}\n"

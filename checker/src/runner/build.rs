@@ -219,9 +219,44 @@ fn checkout_target_dir(root: &Path) -> Option<PathBuf> {
         .clone()
 }
 
-/// The target directory cargo would use at `root` (environment and config files included),
-/// from `cargo metadata` (about 0.2 s, asked once per checkout and process).
+/// The target directory cargo would use at `root` (environment and config files included).
+///
+/// Design decision: the environment and the config files are read first, and `cargo metadata`
+/// (about 0.2 s, which every `katas run` would pay) is asked only when a config file sets a
+/// target dir: `CARGO_TARGET_DIR` / `CARGO_BUILD_TARGET_DIR` give it directly, and with no
+/// `target-dir` in any `.cargo/config(.toml)` from `root` up or in `$CARGO_HOME`, it is
+/// `root/target`.
 fn cargo_target_dir(root: &Path) -> Option<PathBuf> {
+    for var in ["CARGO_TARGET_DIR", "CARGO_BUILD_TARGET_DIR"] {
+        if let Some(dir) = std::env::var_os(var).filter(|d| !d.is_empty()) {
+            let dir = PathBuf::from(dir);
+            return Some(match dir.is_absolute() {
+                true => dir,
+                false => std::env::current_dir().ok()?.join(dir),
+            });
+        }
+    }
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
+    let mut configs: Vec<PathBuf> = root
+        .ancestors()
+        .flat_map(|d| [d.join(".cargo/config.toml"), d.join(".cargo/config")])
+        .collect();
+    if let Some(home) = cargo_home {
+        configs.extend([home.join("config.toml"), home.join("config")]);
+    }
+    let sets_target_dir = configs
+        .iter()
+        .any(|c| std::fs::read_to_string(c).is_ok_and(|t| t.contains("target-dir")));
+    if !sets_target_dir {
+        return Some(root.join("target"));
+    }
+    cargo_metadata_target_dir(root)
+}
+
+/// What `cargo metadata` says the target directory is.
+fn cargo_metadata_target_dir(root: &Path) -> Option<PathBuf> {
     let out = cargo_command()
         .current_dir(root)
         .args([
