@@ -354,8 +354,14 @@ mod tests {
     fn a_check_is_recorded_in_one_place_and_says_when_it_changed_something() {
         let mut s = State::default();
         assert!(s.record_check("a", false, Some("t1")));
-        assert!(!s.record_check("a", false, Some("t1")), "the same fail again");
-        assert!(s.record_check("a", false, Some("t2")), "another test fails first");
+        assert!(
+            !s.record_check("a", false, Some("t1")),
+            "the same fail again"
+        );
+        assert!(
+            s.record_check("a", false, Some("t2")),
+            "another test fails first"
+        );
         assert!(s.record_check("a", true, None));
         assert!(s.passed.contains("a") && !s.failing.contains_key("a"));
         assert!(!s.record_check("a", true, None));
