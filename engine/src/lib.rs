@@ -69,50 +69,40 @@
 //! clock, and a paginator is an iterator with the stream's `try_next()`.
 //!
 //! Known differences, each for a stated reason: `GetItemOutput`'s item is read through its
-//! accessor `item()` only, not also a public field (a field would copy every item read; see
-//! [`operation::get_item::GetItemOutput`]); items are `BTreeMap`s (below); a table is
-//! `ACTIVE` as soon as CreateTable returns.
+//! accessor `item()` (or `into_item()`, owned) only, not also a public field (a field would
+//! copy every item read; see [`operation::get_item::GetItemOutput`]); the SDK's
+//! `ProvisionedThroughput` and enums such as `KeyType` are `Clone` only, the engine's are also
+//! `Copy` (SDK code that clones them compiles, clippy calls the clone redundant); and a new
+//! table is `ACTIVE` at once unless the world says otherwise
+//! ([`WorldConfig::table_creation_ms`]), so set-up code need not wait.
 //!
 //! What is not the SDK is marked so in its doc: `is_throttling()` / `is_retryable()` on the
 //! errors and [`Error::validation`], the [`item!`] literal, [`to_item`] /
 //! [`from_item`] / [`value::from_items`] (serde_dynamo's, with its signatures), shortcuts such
 //! as `KeySchemaElement::new`, and everything about the world ([`World`], faults, inspection).
 //!
-//! ## Items: `BTreeMap` out, `HashMap` accepted in
+//! ## Items are the SDK's `HashMap`, and nothing shows its order
 //!
-//! The SDK's items are `HashMap<String, AttributeValue>`. This engine's [`Item`] is a
-//! `BTreeMap`, and every setter that takes a map (`set_item`, `set_key`,
-//! `set_expression_attribute_values`, `set_exclusive_start_key`, …) takes either
-//! ([`value::MapInput`]), so an SDK snippet that builds a `HashMap` and passes it compiles
-//! unchanged. What the engine returns is a `BTreeMap`.
-//!
-//! The reason is determinism of everything the engine returns: with a `BTreeMap` an item
-//! prints, iterates, serializes and hashes in one order on every run, so a trace, a test's
-//! failure message or a kata's verdict quoting an item is the same each time, for a learner
-//! and for the checker. A std `HashMap` would iterate in an order drawn from the process's
-//! random hash keys — unseeded randomness the engine otherwise forbids itself.
-//!
-//! The cost: code that *names* the SDK's type for an item the engine returned —
+//! An [`Item`] is `std::collections::HashMap<String, AttributeValue>`, as in the SDK, and so
+//! is the map inside `AttributeValue::M`, every placeholder map and the request and result
+//! maps of the batch operations. Code that names the SDK's types —
 //! `fn movie(item: &HashMap<String, AttributeValue>)`, `let items: Vec<HashMap<..>> =
-//! out.items().to_vec()`, or a nested map built as `AttributeValue::M(HashMap::from(..))` —
-//! must name [`Item`] (or build a `BTreeMap`) instead: one more edit beyond the crate name;
-//! reads (`item.get("PK")`, `item["PK"]`, iteration) are the same on both. And a
-//! `set_item(None)` needs a type (`None::<Item>`), as the setter is generic. Measured on the
-//! 50 snippets of `sdk-snippets/` (issue 17): 11 of them, and the seeded worlds they share,
-//! name `HashMap` this way.
+//! out.items().to_vec()`, `AttributeValue::M(HashMap::from(..))` — compiles unchanged. The
+//! setters take a `BTreeMap` too ([`value::MapInput`]), for code that builds its maps in order.
 //!
-//! Revisited (issue 17): a `HashMap` with a fixed, seeded hasher (`HashMap<String,
-//! AttributeValue, S>`) would iterate in one order for the same inserts, but it does not make
-//! those snippets compile: `HashMap<K, V>` in SDK code means `HashMap<K, V, RandomState>`,
-//! and `HashMap::from(..)` / `HashMap::new()` build only that type, so every one of the 11
-//! would still be a type mismatch, at the same places. Only std's `HashMap<K, V>` itself
-//! would, and its `RandomState` draws its keys from the operating system per process: an
-//! item's attributes would print, iterate and serialize in a different order on every run —
-//! in traces, failure messages and verdicts that quote items — unless every place the engine
-//! and the checker show an item sorted it first. The decision stays `BTreeMap` until that
-//! migration (items and `AttributeValue::M` to std `HashMap`, every display sorted) is made
-//! in one piece; until then those 11 snippets are the edit above.
-
+//! The cost is determinism's: std's `HashMap` iterates in an order drawn from per-process
+//! random keys, and the engine must not let that order show anywhere, or a seed would no
+//! longer replay a run. So everything the engine derives from an item's attributes walks them
+//! in name order ([`value::sorted`]): which of several bad attributes a ValidationException
+//! names, unused placeholders, the tables of a batch (their order decides which requests are
+//! throttled), a struct deserialized from an item, an item's `Debug` inside an
+//! `AttributeValue::M` and in [`World::trace_hash`], DynamoDB JSON. Comparisons go by key,
+//! never by walking two maps side by side. What a learner's own code does with the order of a
+//! returned item is theirs, as it is with the SDK; the checker prints items sorted.
+//!
+//! Measured (issue 17, `cargo bench --bench engine`, interleaved with the `BTreeMap` engine in
+//! the same run): see the README's benchmark section.
+//!
 pub mod capacity;
 pub mod client;
 pub mod error;

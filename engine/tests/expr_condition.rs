@@ -1,7 +1,7 @@
 //! ConditionExpression and FilterExpression: what a condition means when evaluated against an
 //! item (§5.2–§5.4), and what DynamoDB refuses before evaluating anything.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use engine::expr::{parse_request, Condition, ExpressionInput};
 use engine::{item, AttributeValue, Blob, Item};
@@ -18,11 +18,11 @@ fn parse(
     names: &[(&str, &str)],
     values: &[(&str, AttributeValue)],
 ) -> Result<Condition, String> {
-    let names: BTreeMap<String, String> = names
+    let names: HashMap<String, String> = names
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
-    let values: BTreeMap<String, AttributeValue> = values
+    let values: HashMap<String, AttributeValue> = values
         .iter()
         .map(|(k, v)| (k.to_string(), v.clone()))
         .collect();

@@ -12,7 +12,7 @@
 //! `cargo test` runs 20,000 iterations; the ignored test runs `FUZZ_ITERS` (default
 //! 1,000,000): `cargo test --release -p dynamodb-katas-engine --test expr_fuzz -- --ignored`.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use engine::expr::{parse_request, ExpressionInput, ScalarType};
@@ -363,8 +363,8 @@ struct Case {
     key_condition: Option<String>,
     update: Option<String>,
     projection: Option<String>,
-    names: Option<BTreeMap<String, String>>,
-    values: Option<BTreeMap<String, AttributeValue>>,
+    names: Option<HashMap<String, String>>,
+    values: Option<HashMap<String, AttributeValue>>,
     item: Item,
 }
 
@@ -399,11 +399,11 @@ fn gen_case(r: &mut Rng) -> Case {
     if r.chance(85) {
         // Usually exactly the placeholders the expressions use, so that many requests pass
         // the bookkeeping and reach evaluation.
-        let names: BTreeMap<String, String> = used(&texts, '#')
+        let names: HashMap<String, String> = used(&texts, '#')
             .into_iter()
             .map(|k| (k, r.pick(&targets).to_string()))
             .collect();
-        let values: BTreeMap<String, AttributeValue> = used(&texts, ':')
+        let values: HashMap<String, AttributeValue> = used(&texts, ':')
             .into_iter()
             .map(|k| (k, gen_value(r, 2)))
             .collect();

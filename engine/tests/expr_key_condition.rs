@@ -1,7 +1,7 @@
 //! KeyConditionExpression: the shape a Query's key condition must have, and how it resolves
 //! against a table's or an index's key schema (§5.5).
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use engine::expr::{
     parse_request, ExpressionInput, KeyCondition, KeyConditionExpr, ScalarType, SortCondition,
@@ -16,9 +16,8 @@ fn s(v: &str) -> AttributeValue {
 }
 
 fn parse(expr: &str, values: &[(&str, AttributeValue)]) -> Result<KeyConditionExpr, String> {
-    let names: BTreeMap<String, String> =
-        BTreeMap::from([("#st".to_string(), "status".to_string())]);
-    let values: BTreeMap<String, AttributeValue> = values
+    let names: HashMap<String, String> = HashMap::from([("#st".to_string(), "status".to_string())]);
+    let values: HashMap<String, AttributeValue> = values
         .iter()
         .map(|(k, v)| (k.to_string(), v.clone()))
         .collect();

@@ -1,7 +1,7 @@
 //! Placeholder bookkeeping across all the expressions of one request (§5.8), reserved words
 //! (§5.9) and every expression limit at its boundary.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use engine::expr::{parse_request, ExpressionInput, ParsedExpressions};
 use engine::AttributeValue;
@@ -10,13 +10,13 @@ fn n(v: &str) -> AttributeValue {
     AttributeValue::N(v.into())
 }
 
-fn names(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+fn names(pairs: &[(&str, &str)]) -> HashMap<String, String> {
     pairs
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect()
 }
-fn values(pairs: &[(&str, AttributeValue)]) -> BTreeMap<String, AttributeValue> {
+fn values(pairs: &[(&str, AttributeValue)]) -> HashMap<String, AttributeValue> {
     pairs
         .iter()
         .map(|(k, v)| (k.to_string(), v.clone()))
@@ -33,10 +33,7 @@ fn error(input: ExpressionInput) -> String {
     }
 }
 
-fn condition(
-    expr: &str,
-    v: &BTreeMap<String, AttributeValue>,
-) -> Result<ParsedExpressions, String> {
+fn condition(expr: &str, v: &HashMap<String, AttributeValue>) -> Result<ParsedExpressions, String> {
     let input = ExpressionInput {
         condition: Some(expr),
         values: Some(v),
@@ -109,8 +106,8 @@ fn undefined_placeholders_and_bad_maps() {
         ..Default::default()
     };
     assert_eq!(error(input), "Invalid UpdateExpression: An expression attribute value used in expression is not defined; attribute value: :w");
-    let empty_n = BTreeMap::new();
-    let empty_v = BTreeMap::new();
+    let empty_n = HashMap::new();
+    let empty_v = HashMap::new();
     let input = ExpressionInput {
         condition: Some("a = :v"),
         names: Some(&empty_n),

@@ -1,7 +1,7 @@
 //! ProjectionExpression: nested paths keep the structure that encloses them, trimmed to what
 //! was asked (§5.7); overlapping paths are refused.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use engine::expr::{parse_request, ExpressionInput, Projection};
 use engine::{item, AttributeValue, Item};
@@ -11,7 +11,7 @@ fn s(v: &str) -> AttributeValue {
 }
 
 fn parse(expr: &str, names: &[(&str, &str)]) -> Result<Projection, String> {
-    let names: BTreeMap<String, String> = names
+    let names: HashMap<String, String> = names
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();

@@ -1,7 +1,7 @@
 //! UpdateExpression: what SET, REMOVE, ADD and DELETE do to an item (§5.6), the errors that
 //! only the item can reveal, and what is refused before any item is read.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use engine::expr::{parse_request, ExpressionInput, UpdateExpr};
 use engine::{item, AttributeValue, Item};
@@ -24,11 +24,11 @@ fn parse(
     names: &[(&str, &str)],
     values: &[(&str, AttributeValue)],
 ) -> Result<UpdateExpr, String> {
-    let names: BTreeMap<String, String> = names
+    let names: HashMap<String, String> = names
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
-    let values: BTreeMap<String, AttributeValue> = values
+    let values: HashMap<String, AttributeValue> = values
         .iter()
         .map(|(k, v)| (k.to_string(), v.clone()))
         .collect();

@@ -62,6 +62,7 @@ fn a_struct_becomes_an_item_of_dynamodb_types() {
         "age" => 42,
         "balance" => V::N("0.1".into()),
         "vip" => true,
+        "nickname" => V::Null(true),
         "address" => item! { "street" => "Main St", "zip" => 12345 },
         "tags" => vec![V::from("a"), V::from("b")],
         "scores" => item! { "math" => -3, "art" => 7 },
@@ -69,7 +70,10 @@ fn a_struct_becomes_an_item_of_dynamodb_types() {
         "status" => "Active",
         "previous" => item! { "Suspended" => item! { "reason" => "spam" } },
     };
-    assert_eq!(it, want, "nickname: None is left out");
+    assert_eq!(
+        it, want,
+        "nickname: None is NULL, as serde_dynamo stores it"
+    );
 }
 
 #[test]

@@ -95,3 +95,85 @@ fn a_waiter_without_a_table_name_fails_to_construct_and_sends_nothing() {
     assert!(err.to_string().contains("table_name"), "{err}");
     assert_eq!(w.now(), before);
 }
+
+/// A world whose tables take 5 simulated seconds to create.
+fn slow_tables() -> (engine::World, engine::Client) {
+    let w = engine::World::with_config(engine::WorldConfig {
+        seed: 1,
+        table_creation_ms: 5_000,
+        ..Default::default()
+    });
+    let c = w.client();
+    common::create_app(&c);
+    (w, c)
+}
+
+#[test]
+fn a_creating_table_refuses_reads_and_writes_until_it_is_active() {
+    let (w, c) = slow_tables();
+    let status = |c: &engine::Client| {
+        c.describe_table()
+            .table_name("app")
+            .send()
+            .unwrap()
+            .table()
+            .and_then(|t| t.table_status().cloned())
+    };
+    assert_eq!(status(&c), Some(TableStatus::Creating));
+    let put = |c: &engine::Client| {
+        c.put_item()
+            .table_name("app")
+            .item("PK", engine::AttributeValue::S("a".into()))
+            .item("SK", engine::AttributeValue::S("b".into()))
+            .send()
+    };
+    let err = put(&c).unwrap_err().into_service_error();
+    assert!(err.is_resource_not_found_exception(), "{err:?}");
+    let err = c
+        .delete_table()
+        .table_name("app")
+        .send()
+        .unwrap_err()
+        .into_service_error();
+    assert!(err.is_resource_in_use_exception(), "{err:?}");
+    w.advance(Duration::from_millis(4_999));
+    assert_eq!(status(&c), Some(TableStatus::Creating));
+    w.advance(Duration::from_millis(1));
+    assert_eq!(status(&c), Some(TableStatus::Active));
+    put(&c).unwrap();
+}
+
+#[test]
+fn table_exists_waits_while_the_table_is_creating() {
+    let (w, c) = slow_tables();
+    let before = w.now();
+    let poll = c
+        .wait_until_table_exists()
+        .table_name("app")
+        .wait(Duration::from_secs(300))
+        .unwrap();
+    assert_eq!(
+        poll.into_result()
+            .unwrap()
+            .table()
+            .and_then(|t| t.table_status()),
+        Some(&TableStatus::Active)
+    );
+    // Polls at 0 s (CREATING) and 20 s (the waiter's first delay): ACTIVE since 5 s.
+    assert_eq!(w.now() - before, Duration::from_secs(20));
+}
+
+#[test]
+fn settle_lets_a_creating_table_become_active() {
+    let (w, c) = slow_tables();
+    w.settle();
+    assert_eq!(
+        c.describe_table()
+            .table_name("app")
+            .send()
+            .unwrap()
+            .table()
+            .and_then(|t| t.table_status()),
+        Some(&TableStatus::Active)
+    );
+}

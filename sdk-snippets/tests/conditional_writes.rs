@@ -20,6 +20,7 @@ use engine::{Client, Error};
 // Snippet 14: register_username — PutItem only if no item has the key yet; a failed condition
 // is an answer (`false`), not an error.
 // Mechanical edits: `async fn` → `fn`; `.send().await` → `.send()`.
+// The engine's one documented difference: the `item` field → `into_item()`.
 fn register_username(client: &Client, username: &str, email: &str) -> Result<bool, Error> {
     match client
         .put_item()
@@ -49,7 +50,7 @@ fn register_username_takes_a_name_once_and_keeps_the_first_owner() -> Result<(),
         .key("username", s("ana"))
         .consistent_read(true)
         .send()?
-        .item
+        .into_item()
         .expect("the first put wrote the item");
     assert_eq!(item["email"], s("ana@example.com"));
     Ok(())
@@ -65,6 +66,7 @@ enum Saved {
 // read earlier; on a conflict, ReturnValuesOnConditionCheckFailure ALL_OLD hands back the
 // current item inside the ConditionalCheckFailedException.
 // Mechanical edits: `async fn` → `fn`; `.send().await` → `.send()`.
+// The engine's one documented difference: the `item` field → `into_item()`.
 fn save_with_version(
     client: &Client,
     username: &str,
@@ -137,7 +139,7 @@ fn save_with_version_detects_a_lost_update_and_reports_the_current_version() -> 
         .key("username", s("ana"))
         .consistent_read(true)
         .send()?
-        .item
+        .into_item()
         .expect("the item is still there");
     assert_eq!(item["email"], s("ana@work.example"));
     Ok(())

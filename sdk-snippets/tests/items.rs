@@ -49,6 +49,7 @@ fn add_item(client: &Client, item: User, table: &str) -> Result<(), Error> {
 // Snippet 8: get_user — GetItem by key, strongly consistent, the item taken from the output's
 // public field.
 // Mechanical edits: `async fn` → `fn`; `.send().await?` → `.send()?`.
+// The engine's one documented difference: the `item` field → `into_item()`.
 fn get_user(
     client: &Client,
     table: &str,
@@ -60,7 +61,7 @@ fn get_user(
         .key("username", AttributeValue::S(username.into()))
         .consistent_read(true)
         .send()?;
-    Ok(resp.item)
+    Ok(resp.into_item())
 }
 
 #[test]
@@ -307,6 +308,7 @@ fn put_profile_round_trips_every_attribute_type() -> Result<(), BoxError> {
 // Snippet 13: get_name_and_age — GetItem with a ProjectionExpression (`name` is a reserved
 // word, so it goes through ExpressionAttributeNames).
 // Mechanical edits: `async fn` → `fn`; `.send().await?` → `.send()?`.
+// The engine's one documented difference: the `item` field → `into_item()`.
 fn get_name_and_age(
     client: &Client,
     username: &str,
@@ -319,7 +321,7 @@ fn get_name_and_age(
         .expression_attribute_names("#n", "name")
         .consistent_read(true)
         .send()?;
-    Ok(resp.item)
+    Ok(resp.into_item())
 }
 
 #[test]

@@ -48,7 +48,8 @@ fn ana() -> User {
 // Snippet 48: save_user / load_user — `to_item(value)` into a HashMap item for PutItem, and
 // `from_item(item)` on GetItem's item.
 // Mechanical edits: `async fn` → `fn`; `.send().await?` → `.send()?`; `serde_dynamo::` →
-// `engine::` (imports).
+// `engine::` (imports). The engine's one documented difference: the `item` field →
+// `into_item()`.
 fn save_user(client: &Client, user: User) -> Result<(), Box<dyn std::error::Error>> {
     let item: HashMap<String, AttributeValue> = to_item(user)?;
     client
@@ -66,7 +67,7 @@ fn load_user(client: &Client, username: &str) -> Result<Option<User>, Box<dyn st
         .key("username", AttributeValue::S(username.into()))
         .consistent_read(true)
         .send()?;
-    match resp.item {
+    match resp.into_item() {
         Some(item) => Ok(Some(from_item(item)?)),
         None => Ok(None),
     }
@@ -86,7 +87,7 @@ fn save_user_then_load_user_round_trips_the_struct() -> Result<(), BoxError> {
         .key("username", AttributeValue::S("ana".into()))
         .consistent_read(true)
         .send()?
-        .item
+        .into_item()
         .ok_or("the user was saved")?;
     assert_eq!(stored["age"], AttributeValue::N("33".into()));
     assert_eq!(stored["plan"], AttributeValue::S("pro".into()));

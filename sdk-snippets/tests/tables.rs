@@ -199,8 +199,7 @@ fn wait_for_ready_table(client: &Client, table_name: &str) -> Result<u32, Error>
 
 #[test]
 fn wait_for_ready_table_sees_creating_before_active() -> Result<(), BoxError> {
-    let world = World::new(SEED);
-    let client = world.client();
+    let (world, client) = common::world_with_slow_tables();
     make_table(&client, "Users", "username")?;
 
     let polls = wait_for_ready_table(&client, "Users")?;

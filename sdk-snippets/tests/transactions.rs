@@ -21,6 +21,7 @@ use std::collections::HashMap;
 // write an audit record, all or nothing. On cancellation, the reasons come back one per
 // action, in order.
 // Mechanical edits: `async fn` → `fn`; `.send().await` → `.send()`.
+// The engine's one documented difference: the `item` field → `into_item()`.
 fn transfer(
     client: &Client,
     from: &str,
@@ -78,7 +79,7 @@ fn balance(client: &Client, username: &str) -> Result<String, BoxError> {
         .key("username", s(username))
         .consistent_read(true)
         .send()?
-        .item
+        .into_item()
         .ok_or("no such account")?;
     Ok(item["balance"]
         .as_n()

@@ -65,8 +65,7 @@ fn create_and_wait(
 
 #[test]
 fn create_and_wait_returns_once_the_table_is_active() -> Result<(), BoxError> {
-    let world = World::new(SEED);
-    let client = world.client();
+    let (world, client) = common::world_with_slow_tables();
     start_creating(&client, "Sessions")?;
 
     assert_eq!(create_and_wait(&client, "Sessions")?, TableStatus::Active);
@@ -96,8 +95,7 @@ fn wait_briefly(client: &Client, table: &str) -> Result<bool, WaitUntilTableExis
 
 #[test]
 fn wait_briefly_gives_up_on_a_table_still_creating() -> Result<(), BoxError> {
-    let world = World::new(SEED);
-    let client = world.client();
+    let (_world, client) = common::world_with_slow_tables();
     start_creating(&client, "Sessions")?;
 
     assert!(!wait_briefly(&client, "Sessions")?);

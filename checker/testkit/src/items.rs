@@ -18,7 +18,7 @@ use crate::Failure;
 /// One item as text, one attribute per line.
 pub fn item_text(item: &Item) -> String {
     let mut out = String::from("{\n");
-    for (k, v) in item {
+    for (k, v) in engine::value::sorted(item) {
         out.push_str(&format!("  {:?}: {},\n", k, value_to_json(v)));
     }
     out.push('}');

@@ -28,8 +28,18 @@ pub trait ProvideErrorMetadata {
 }
 
 /// An error's code and message (`aws_sdk_dynamodb::error::ErrorMetadata`).
+///
+/// Kept behind one box: every error of every operation carries it, and inline (two
+/// `Option<String>`s) it made `SdkError<PutItemError>` 128 bytes, past clippy's
+/// `result_large_err` line, so that every learner function returning a `Result` of it would be
+/// flagged. Boxed, an error stays well under it; an error is built once per failed request.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ErrorMetadata {
+    inner: Option<Box<MetadataFields>>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct MetadataFields {
     code: Option<String>,
     message: Option<String>,
 }
@@ -41,17 +51,22 @@ impl ErrorMetadata {
     }
     /// The error code.
     pub fn code(&self) -> Option<&str> {
-        self.code.as_deref()
+        self.inner.as_ref()?.code.as_deref()
     }
     /// The error message.
     pub fn message(&self) -> Option<&str> {
-        self.message.as_deref()
+        self.inner.as_ref()?.message.as_deref()
     }
     pub(crate) fn new(code: &str, message: &str) -> ErrorMetadata {
         ErrorMetadata {
-            code: Some(code.to_string()),
-            message: Some(message.to_string()),
+            inner: Some(Box::new(MetadataFields {
+                code: Some(code.to_string()),
+                message: Some(message.to_string()),
+            })),
         }
+    }
+    fn fields(&mut self) -> &mut MetadataFields {
+        self.inner.get_or_insert_with(Box::default)
     }
 }
 
@@ -63,7 +78,7 @@ impl ProvideErrorMetadata for ErrorMetadata {
 
 impl fmt::Display for ErrorMetadata {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.code, &self.message) {
+        match (self.code(), self.message()) {
             (Some(code), Some(message)) => write!(f, "{code}: {message}"),
             (Some(code), None) => f.write_str(code),
             (None, Some(message)) => f.write_str(message),
@@ -82,11 +97,11 @@ pub struct ErrorMetadataBuilder {
 
 impl ErrorMetadataBuilder {
     pub fn code(mut self, code: impl Into<String>) -> Self {
-        self.inner.code = Some(code.into());
+        self.inner.fields().code = Some(code.into());
         self
     }
     pub fn message(mut self, message: impl Into<String>) -> Self {
-        self.inner.message = Some(message.into());
+        self.inner.fields().message = Some(message.into());
         self
     }
     pub fn build(self) -> ErrorMetadata {

@@ -71,7 +71,7 @@ mod projection;
 pub mod reserved;
 mod update_apply;
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use crate::error::{Exception, Result};
 use crate::value::AttributeValue;
@@ -94,8 +94,8 @@ pub struct ExpressionInput<'a> {
     pub key_condition: Option<&'a str>,
     pub update: Option<&'a str>,
     pub projection: Option<&'a str>,
-    pub names: Option<&'a BTreeMap<String, String>>,
-    pub values: Option<&'a BTreeMap<String, AttributeValue>>,
+    pub names: Option<&'a HashMap<String, String>>,
+    pub values: Option<&'a HashMap<String, AttributeValue>>,
 }
 
 /// Every expression of one request, parsed and validated.

@@ -11,7 +11,7 @@
 //! `1.5`), so every expression that uses `:n` sees the same canonical value and evaluation
 //! never re-parses it.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::error::{Exception, Result};
 use crate::value::{canonicalize_value, AttributeValue};
@@ -19,7 +19,7 @@ use crate::value::{canonicalize_value, AttributeValue};
 /// The request's two maps, resolved, with a record of which keys the expressions used.
 #[derive(Debug)]
 pub(crate) struct Placeholders<'a> {
-    names: Option<&'a BTreeMap<String, String>>,
+    names: Option<&'a HashMap<String, String>>,
     values: BTreeMap<&'a str, AttributeValue>,
     has_values: bool,
     used_names: BTreeSet<&'a str>,
@@ -40,8 +40,8 @@ impl<'a> Placeholders<'a> {
     /// Validate both maps (non-empty, well-formed keys no longer than 255 bytes, valid values)
     /// and canonicalize the values.
     pub(crate) fn new(
-        names: Option<&'a BTreeMap<String, String>>,
-        values: Option<&'a BTreeMap<String, AttributeValue>>,
+        names: Option<&'a HashMap<String, String>>,
+        values: Option<&'a HashMap<String, AttributeValue>>,
     ) -> Result<Placeholders<'a>> {
         if let Some(names) = names {
             if names.is_empty() {
@@ -49,7 +49,8 @@ impl<'a> Placeholders<'a> {
                     "ExpressionAttributeNames must not be empty",
                 ));
             }
-            for key in names.keys() {
+            // In name order, so that of two bad keys the same one is reported on every run.
+            for (key, _) in crate::value::sorted(names) {
                 check_key("ExpressionAttributeNames", key, b'#')?;
             }
         }
@@ -60,7 +61,8 @@ impl<'a> Placeholders<'a> {
                     "ExpressionAttributeValues must not be empty",
                 ));
             }
-            for key in values.keys() {
+            let values = crate::value::sorted(values);
+            for (key, _) in &values {
                 check_key("ExpressionAttributeValues", key, b':')?;
             }
             for (key, value) in values {
@@ -107,11 +109,12 @@ impl<'a> Placeholders<'a> {
     /// After every expression of the request parsed: reject keys no expression used.
     pub(crate) fn finish(&self) -> Result<()> {
         if let Some(names) = self.names {
-            let unused: Vec<&str> = names
+            let mut unused: Vec<&str> = names
                 .keys()
                 .map(String::as_str)
                 .filter(|k| !self.used_names.contains(k))
                 .collect();
+            unused.sort_unstable();
             if !unused.is_empty() {
                 return Err(Exception::validation(format!(
                     "Value provided in ExpressionAttributeNames unused in expressions: keys: {{{}}}",

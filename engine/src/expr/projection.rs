@@ -13,7 +13,7 @@
 //! list); paths that lead nowhere are silently left out. The paths are compiled into a tree
 //! once, at parse time, so applying a projection is one walk of the item per page of results.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::error::Result;
 use crate::value::{AttributeValue, Item};
@@ -112,7 +112,7 @@ fn project(v: &AttributeValue, node: &Node) -> Option<AttributeValue> {
     match (node, v) {
         (Node::Leaf, _) => Some(v.clone()),
         (Node::Map(children), AttributeValue::M(m)) => {
-            let out: BTreeMap<String, AttributeValue> = children
+            let out: HashMap<String, AttributeValue> = children
                 .iter()
                 .filter_map(|(k, n)| Some((k.clone(), project(m.get(k)?, n)?)))
                 .collect();

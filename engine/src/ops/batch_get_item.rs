@@ -8,7 +8,7 @@
 //! read does the call fail with the throttling error. Cost: each item rounded up to 4 KB
 //! separately, then summed.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::builder::{struct_setters, value_setter};
 use super::{parse_expressions, require_table_name, table};
@@ -25,7 +25,7 @@ use crate::world::State;
 pub struct KeysAndAttributes {
     pub keys: Vec<Item>,
     pub projection_expression: Option<String>,
-    pub expression_attribute_names: Option<BTreeMap<String, String>>,
+    pub expression_attribute_names: Option<HashMap<String, String>>,
     pub consistent_read: Option<bool>,
 }
 
@@ -34,7 +34,7 @@ struct_setters!(KeysAndAttributes required(keys) { string projection_expression 
 impl KeysAndAttributes {
     /// Adds one key (an `Item` or a `HashMap<String, AttributeValue>`).
     pub fn keys(mut self, key: impl crate::value::MapInput<crate::value::AttributeValue>) -> Self {
-        self.keys.push(key.into_btree());
+        self.keys.push(key.into_map());
         self
     }
     /// Replaces all keys.
@@ -45,7 +45,7 @@ impl KeysAndAttributes {
         self.keys = keys
             .unwrap_or_default()
             .into_iter()
-            .map(crate::value::MapInput::into_btree)
+            .map(crate::value::MapInput::into_map)
             .collect();
         self
     }
@@ -64,7 +64,7 @@ impl KeysAndAttributes {
 /// The parameters of a BatchGetItem request.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BatchGetItemInput {
-    pub request_items: BTreeMap<String, KeysAndAttributes>,
+    pub request_items: HashMap<String, KeysAndAttributes>,
     pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
 }
 
@@ -72,17 +72,17 @@ pub struct BatchGetItemInput {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BatchGetItemOutput {
     /// Table name → the items found (in no particular order).
-    pub responses: Option<BTreeMap<String, Vec<Item>>>,
+    pub responses: Option<HashMap<String, Vec<Item>>>,
     /// What was not read this time, in the request's shape. Empty when everything was read.
-    pub unprocessed_keys: Option<BTreeMap<String, KeysAndAttributes>>,
+    pub unprocessed_keys: Option<HashMap<String, KeysAndAttributes>>,
     pub consumed_capacity: Option<Vec<ConsumedCapacity>>,
 }
 
 impl BatchGetItemOutput {
-    pub fn responses(&self) -> Option<&BTreeMap<String, Vec<Item>>> {
+    pub fn responses(&self) -> Option<&HashMap<String, Vec<Item>>> {
         self.responses.as_ref()
     }
-    pub fn unprocessed_keys(&self) -> Option<&BTreeMap<String, KeysAndAttributes>> {
+    pub fn unprocessed_keys(&self) -> Option<&HashMap<String, KeysAndAttributes>> {
         self.unprocessed_keys.as_ref()
     }
     pub fn consumed_capacity(&self) -> &[ConsumedCapacity] {
@@ -110,7 +110,7 @@ impl BatchGetItemFluentBuilder {
         self
     }
     /// Replaces all request items (e.g. with a previous call's `unprocessed_keys`).
-    pub fn set_request_items(mut self, items: Option<BTreeMap<String, KeysAndAttributes>>) -> Self {
+    pub fn set_request_items(mut self, items: Option<HashMap<String, KeysAndAttributes>>) -> Self {
         self.input.request_items = items.unwrap_or_default();
         self
     }
@@ -142,7 +142,9 @@ pub(crate) fn execute(state: &mut State, input: &BatchGetItemInput) -> Result<Ba
     }
     // Validate everything first.
     let mut plans = Vec::new();
-    for (name, request) in &input.request_items {
+    // Tables in name order: the map's own order differs from run to run, and the order of
+    // the reads decides which are throttled and what the request log shows.
+    for (name, request) in crate::value::sorted(&input.request_items) {
         require_table_name(&Some(name.clone()))?;
         let parsed = parse_expressions(&ExpressionInput {
             projection: request.projection_expression.as_deref(),
@@ -172,8 +174,8 @@ pub(crate) fn execute(state: &mut State, input: &BatchGetItemInput) -> Result<Ba
     let now = state.now_ms;
     // The service always answers both maps, empty when nothing was found or left over.
     let mut out = BatchGetItemOutput {
-        responses: Some(BTreeMap::new()),
-        unprocessed_keys: Some(BTreeMap::new()),
+        responses: Some(HashMap::new()),
+        unprocessed_keys: Some(HashMap::new()),
         consumed_capacity: None,
     };
     let mut consumption: BTreeMap<String, Consumption> = BTreeMap::new();
@@ -221,7 +223,7 @@ pub(crate) fn execute(state: &mut State, input: &BatchGetItemInput) -> Result<Ba
                     None => stored.item().clone(),
                 };
                 out.responses
-                    .get_or_insert_with(BTreeMap::new)
+                    .get_or_insert_with(HashMap::new)
                     .entry(name.clone())
                     .or_default()
                     .push(item);
@@ -229,7 +231,7 @@ pub(crate) fn execute(state: &mut State, input: &BatchGetItemInput) -> Result<Ba
         }
         if !unprocessed.is_empty() {
             out.unprocessed_keys
-                .get_or_insert_with(BTreeMap::new)
+                .get_or_insert_with(HashMap::new)
                 .insert(
                     name.clone(),
                     KeysAndAttributes {

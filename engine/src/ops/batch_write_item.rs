@@ -8,7 +8,7 @@
 //! with backoff. The call fails with the throttling error only if *nothing* was written.
 //! Cost: each item rounded up to 1 KB separately, then summed.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::builder::{struct_setters, value_setter};
 use super::{admit_item_write, commit_write, prepare_item, require_table_name, table};
@@ -45,7 +45,7 @@ struct_setters!(WriteRequest { value put_request / set_put_request: PutRequest; 
 /// The parameters of a BatchWriteItem request.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BatchWriteItemInput {
-    pub request_items: BTreeMap<String, Vec<WriteRequest>>,
+    pub request_items: HashMap<String, Vec<WriteRequest>>,
     pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
 }
 
@@ -53,12 +53,12 @@ pub struct BatchWriteItemInput {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BatchWriteItemOutput {
     /// The writes not applied this time, in the request's shape. Empty when all were applied.
-    pub unprocessed_items: Option<BTreeMap<String, Vec<WriteRequest>>>,
+    pub unprocessed_items: Option<HashMap<String, Vec<WriteRequest>>>,
     pub consumed_capacity: Option<Vec<ConsumedCapacity>>,
 }
 
 impl BatchWriteItemOutput {
-    pub fn unprocessed_items(&self) -> Option<&BTreeMap<String, Vec<WriteRequest>>> {
+    pub fn unprocessed_items(&self) -> Option<&HashMap<String, Vec<WriteRequest>>> {
         self.unprocessed_items.as_ref()
     }
     pub fn consumed_capacity(&self) -> &[ConsumedCapacity] {
@@ -86,7 +86,7 @@ impl BatchWriteItemFluentBuilder {
         self
     }
     /// Replaces all request items (e.g. with a previous call's `unprocessed_items`).
-    pub fn set_request_items(mut self, items: Option<BTreeMap<String, Vec<WriteRequest>>>) -> Self {
+    pub fn set_request_items(mut self, items: Option<HashMap<String, Vec<WriteRequest>>>) -> Self {
         self.input.request_items = items.unwrap_or_default();
         self
     }
@@ -122,13 +122,15 @@ pub(crate) fn execute(
     if total > MAX_WRITES {
         return Err(Exception::validation(format!(
             "1 validation error detected: Value '{{{}}}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to {MAX_WRITES}, Member must have length greater than or equal to 1]",
-            input.request_items.keys().cloned().collect::<Vec<_>>().join(", ")
+            crate::value::sorted(&input.request_items).iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join(", ")
         )));
     }
     // Validate the whole batch before writing anything.
     let mut plans: Vec<(String, WriteRequest, Planned)> = Vec::new();
     let mut request_bytes = 0usize;
-    for (name, writes) in &input.request_items {
+    // Tables in name order: the map's own order differs from run to run, and the order of
+    // the writes decides which are throttled and what the request log shows.
+    for (name, writes) in crate::value::sorted(&input.request_items) {
         require_table_name(&Some(name.clone()))?;
         let table = table(state, name)?;
         let mut seen = BTreeSet::new();
@@ -173,7 +175,7 @@ pub(crate) fn execute(
 
     // The service always answers UnprocessedItems, empty when every write was applied.
     let mut out = BatchWriteItemOutput {
-        unprocessed_items: Some(BTreeMap::new()),
+        unprocessed_items: Some(HashMap::new()),
         consumed_capacity: None,
     };
     let mut consumption: BTreeMap<String, Consumption> = BTreeMap::new();
@@ -198,7 +200,7 @@ pub(crate) fn execute(
                 }
                 first_throttle.get_or_insert(e);
                 out.unprocessed_items
-                    .get_or_insert_with(BTreeMap::new)
+                    .get_or_insert_with(HashMap::new)
                     .entry(name)
                     .or_default()
                     .push(original);

@@ -57,7 +57,7 @@ macro_rules! item_setters {
             mut self,
             value: Option<impl $crate::value::MapInput<$crate::value::AttributeValue>>,
         ) -> Self {
-            self.input.$field = value.map($crate::value::MapInput::into_btree);
+            self.input.$field = value.map($crate::value::MapInput::into_map);
             self
         }
         /// The map as set so far.
@@ -88,13 +88,13 @@ macro_rules! placeholder_setters {
             mut self,
             value: Option<impl $crate::value::MapInput<String>>,
         ) -> Self {
-            self.input.expression_attribute_names = value.map($crate::value::MapInput::into_btree);
+            self.input.expression_attribute_names = value.map($crate::value::MapInput::into_map);
             self
         }
         /// The `#name` placeholders set so far.
         pub fn get_expression_attribute_names(
             &self,
-        ) -> &Option<std::collections::BTreeMap<String, String>> {
+        ) -> &Option<std::collections::HashMap<String, String>> {
             &self.input.expression_attribute_names
         }
         /// Adds a `:value` placeholder.
@@ -114,13 +114,13 @@ macro_rules! placeholder_setters {
             mut self,
             value: Option<impl $crate::value::MapInput<$crate::value::AttributeValue>>,
         ) -> Self {
-            self.input.expression_attribute_values = value.map($crate::value::MapInput::into_btree);
+            self.input.expression_attribute_values = value.map($crate::value::MapInput::into_map);
             self
         }
         /// The `:value` placeholders set so far.
         pub fn get_expression_attribute_values(
             &self,
-        ) -> &Option<std::collections::BTreeMap<String, $crate::value::AttributeValue>> {
+        ) -> &Option<std::collections::HashMap<String, $crate::value::AttributeValue>> {
             &self.input.expression_attribute_values
         }
     };
@@ -188,7 +188,7 @@ macro_rules! struct_setters {
                     mut self,
                     value: Option<impl $crate::value::MapInput<$crate::value::AttributeValue>>,
                 ) -> Self {
-                    self.$m = value.map($crate::value::MapInput::into_btree);
+                    self.$m = value.map($crate::value::MapInput::into_map);
                     self
                 }
             )*

@@ -11,8 +11,12 @@
 //! sizing rule — and an on-demand table as if provisioned for the traffic a new on-demand
 //! table can take at once (12,000 reads and 4,000 writes per second).
 //!
-//! Deliberate difference: a real table is `CREATING` for some seconds; this one is `ACTIVE`
-//! at once, so a kata need not poll DescribeTable before its first write.
+//! A real table is `CREATING` for some seconds before it is `ACTIVE`, and reads and writes of
+//! it are refused until then. Here it is `CREATING` for
+//! [`WorldConfig::table_creation_ms`](crate::WorldConfig::table_creation_ms) of simulated
+//! time; by default 0, so set-up code need not wait (the CreateTable answer still says
+//! `CREATING`, as DynamoDB's does). A world that sets it makes polling loops and the
+//! `wait_until_table_exists` waiter see `CREATING` first.
 
 use std::collections::BTreeSet;
 
@@ -387,8 +391,14 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
         .map(|_| stream_label(state.config.epoch_seconds * 1000 + state.now_ms));
     let table = Table {
         name: name.clone(),
-        status: TableStatus::Active,
+        status: if state.config.table_creation_ms == 0 {
+            TableStatus::Active
+        } else {
+            TableStatus::Creating
+        },
         created_ms: state.now_ms,
+        active_due_ms: (state.config.table_creation_ms > 0)
+            .then(|| state.now_ms + state.config.table_creation_ms),
         key_elements: input.key_schema.clone(),
         attribute_definitions: defs.clone(),
         billing_mode: billing,

@@ -5,7 +5,7 @@
 //! item's size per started KB. A `ConditionExpression` guards the delete; `ReturnValues` may
 //! be `NONE` or `ALL_OLD`.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use super::builder::{item_setters, placeholder_setters, string_setter, value_setter};
 use super::{
@@ -27,8 +27,8 @@ pub struct DeleteItemInput {
     pub table_name: Option<String>,
     pub key: Option<Item>,
     pub condition_expression: Option<String>,
-    pub expression_attribute_names: Option<BTreeMap<String, String>>,
-    pub expression_attribute_values: Option<BTreeMap<String, AttributeValue>>,
+    pub expression_attribute_names: Option<HashMap<String, String>>,
+    pub expression_attribute_values: Option<HashMap<String, AttributeValue>>,
     pub return_values: Option<ReturnValue>,
     pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
     pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,

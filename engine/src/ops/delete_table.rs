@@ -59,6 +59,18 @@ impl DeleteTableFluentBuilder {
 
 pub(crate) fn execute(state: &mut State, input: &DeleteTableInput) -> Result<DeleteTableOutput> {
     let name = require_table_name(&input.table_name)?;
+    if state
+        .tables
+        .get(name)
+        .is_some_and(|t| t.status == TableStatus::Creating)
+    {
+        // Wording unverified against the service.
+        return Err(Exception::ResourceInUse {
+            message: format!(
+                "Attempt to change a resource which is still in use: Table is being created: {name}"
+            ),
+        });
+    }
     let table = state.tables.remove(name).ok_or_else(|| {
         Exception::resource_not_found(format!(
             "Requested resource not found: Table: {name} not found"

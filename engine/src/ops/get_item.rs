@@ -6,7 +6,7 @@
 //! not yet received the latest write. A projection trims the result, never the cost: the
 //! whole item is read and charged per started 4 KB (a missing item costs the minimum).
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use super::builder::{item_setters, placeholder_setters, string_setter, value_setter};
 use super::{parse_expressions, require_table_name, table};
@@ -28,8 +28,8 @@ pub struct GetItemInput {
     pub key: Option<Item>,
     pub consistent_read: Option<bool>,
     pub projection_expression: Option<String>,
-    pub expression_attribute_names: Option<BTreeMap<String, String>>,
-    pub expression_attribute_values: Option<BTreeMap<String, crate::value::AttributeValue>>,
+    pub expression_attribute_names: Option<HashMap<String, String>>,
+    pub expression_attribute_values: Option<HashMap<String, crate::value::AttributeValue>>,
     pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
 }
 

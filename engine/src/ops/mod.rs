@@ -85,10 +85,14 @@ pub(crate) fn validate_name(name: &str, field: &str) -> Result<()> {
 }
 
 /// The table a data-plane request names, or `ResourceNotFoundException`.
+/// The table a read or write names. A table still `CREATING` is refused as if it did not
+/// exist, as DynamoDB refuses it (the same ResourceNotFoundException and message; the
+/// message for this case is unverified).
 pub(crate) fn table<'a>(state: &'a State, name: &str) -> Result<&'a Table> {
     state
         .tables
         .get(name)
+        .filter(|t| t.status != crate::types::TableStatus::Creating)
         .ok_or_else(|| Exception::resource_not_found("Requested resource not found"))
 }
 

@@ -7,7 +7,7 @@
 //! `ALL_OLD`. Cost: the larger of the old and new item, per started KB — also when the
 //! condition fails.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use super::builder::{item_setters, placeholder_setters, string_setter, value_setter};
 use super::{
@@ -29,8 +29,8 @@ pub struct PutItemInput {
     pub table_name: Option<String>,
     pub item: Option<Item>,
     pub condition_expression: Option<String>,
-    pub expression_attribute_names: Option<BTreeMap<String, String>>,
-    pub expression_attribute_values: Option<BTreeMap<String, AttributeValue>>,
+    pub expression_attribute_names: Option<HashMap<String, String>>,
+    pub expression_attribute_values: Option<HashMap<String, AttributeValue>>,
     pub return_values: Option<ReturnValue>,
     pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
     pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,

@@ -11,7 +11,7 @@
 //! On an index (`IndexName`), the same walk runs over the index's entries; a global secondary
 //! index is eventually consistent only.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::ops::Bound;
 
 use super::builder::{item_setters, placeholder_setters, string_setter, value_setter};
@@ -35,8 +35,8 @@ pub struct QueryInput {
     pub key_condition_expression: Option<String>,
     pub filter_expression: Option<String>,
     pub projection_expression: Option<String>,
-    pub expression_attribute_names: Option<BTreeMap<String, String>>,
-    pub expression_attribute_values: Option<BTreeMap<String, AttributeValue>>,
+    pub expression_attribute_names: Option<HashMap<String, String>>,
+    pub expression_attribute_values: Option<HashMap<String, AttributeValue>>,
     pub select: Option<Select>,
     pub limit: Option<i32>,
     pub consistent_read: Option<bool>,

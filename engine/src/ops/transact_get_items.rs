@@ -5,7 +5,7 @@
 //! response. Reads are strongly consistent (served by each partition's leader) and cost
 //! twice a strongly consistent read: 2 RCU per started 4 KB per item.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::builder::{struct_setters, value_setter};
 use super::transact_write_items::{report, MAX_ACTIONS};
@@ -24,7 +24,7 @@ pub struct Get {
     pub table_name: Option<String>,
     pub key: Option<Item>,
     pub projection_expression: Option<String>,
-    pub expression_attribute_names: Option<BTreeMap<String, String>>,
+    pub expression_attribute_names: Option<HashMap<String, String>>,
 }
 struct_setters!(Get required(key, table_name) { string table_name / set_table_name; string projection_expression / set_projection_expression; map key, set_key; });
 

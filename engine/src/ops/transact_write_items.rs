@@ -17,7 +17,7 @@
 //! half of it; the `TransactionConflict` reason, which DynamoDB gives when two transactions
 //! overlap in time, cannot arise here.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::builder::{struct_placeholder_setters, struct_setters, value_setter};
 use super::update_item::plan_update;
@@ -40,8 +40,8 @@ pub struct Put {
     pub table_name: Option<String>,
     pub item: Option<Item>,
     pub condition_expression: Option<String>,
-    pub expression_attribute_names: Option<BTreeMap<String, String>>,
-    pub expression_attribute_values: Option<BTreeMap<String, AttributeValue>>,
+    pub expression_attribute_names: Option<HashMap<String, String>>,
+    pub expression_attribute_values: Option<HashMap<String, AttributeValue>>,
     pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
 }
 struct_setters!(Put required(item, table_name) { string table_name / set_table_name; string condition_expression / set_condition_expression; value return_values_on_condition_check_failure / set_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure; map item, set_item; });
@@ -54,8 +54,8 @@ pub struct Update {
     pub key: Option<Item>,
     pub update_expression: Option<String>,
     pub condition_expression: Option<String>,
-    pub expression_attribute_names: Option<BTreeMap<String, String>>,
-    pub expression_attribute_values: Option<BTreeMap<String, AttributeValue>>,
+    pub expression_attribute_names: Option<HashMap<String, String>>,
+    pub expression_attribute_values: Option<HashMap<String, AttributeValue>>,
     pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
 }
 struct_setters!(Update required(key, update_expression, table_name) { string table_name / set_table_name; string update_expression / set_update_expression; string condition_expression / set_condition_expression; value return_values_on_condition_check_failure / set_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure; map key, set_key; });
@@ -67,8 +67,8 @@ pub struct Delete {
     pub table_name: Option<String>,
     pub key: Option<Item>,
     pub condition_expression: Option<String>,
-    pub expression_attribute_names: Option<BTreeMap<String, String>>,
-    pub expression_attribute_values: Option<BTreeMap<String, AttributeValue>>,
+    pub expression_attribute_names: Option<HashMap<String, String>>,
+    pub expression_attribute_values: Option<HashMap<String, AttributeValue>>,
     pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
 }
 struct_setters!(Delete required(key, table_name) { string table_name / set_table_name; string condition_expression / set_condition_expression; value return_values_on_condition_check_failure / set_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure; map key, set_key; });
@@ -80,8 +80,8 @@ pub struct ConditionCheck {
     pub table_name: Option<String>,
     pub key: Option<Item>,
     pub condition_expression: Option<String>,
-    pub expression_attribute_names: Option<BTreeMap<String, String>>,
-    pub expression_attribute_values: Option<BTreeMap<String, AttributeValue>>,
+    pub expression_attribute_names: Option<HashMap<String, String>>,
+    pub expression_attribute_values: Option<HashMap<String, AttributeValue>>,
     pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
 }
 struct_setters!(ConditionCheck required(key, table_name, condition_expression) { string table_name / set_table_name; string condition_expression / set_condition_expression; value return_values_on_condition_check_failure / set_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure; map key, set_key; });
@@ -166,8 +166,8 @@ struct Action {
 struct Common<'a> {
     table_name: &'a Option<String>,
     condition: Option<&'a str>,
-    names: Option<&'a BTreeMap<String, String>>,
-    values: Option<&'a BTreeMap<String, AttributeValue>>,
+    names: Option<&'a HashMap<String, String>>,
+    values: Option<&'a HashMap<String, AttributeValue>>,
     rv: Option<ReturnValuesOnConditionCheckFailure>,
 }
 
@@ -240,11 +240,11 @@ pub(crate) fn execute(
             )));
         }
     }
-    let fingerprint = format!("{:?}", input.transact_items);
     if let Some(token) = &input.client_request_token {
         if let Some((seen, at)) = state.transaction_tokens.get(token) {
             if state.now_ms.saturating_sub(*at) <= TOKEN_WINDOW_MS {
-                if *seen != fingerprint {
+                // The same parameters: the same actions, compared as values (maps by key).
+                if *seen != input.transact_items {
                     return Err(Exception::IdempotentParameterMismatch {
                         message: "Request has a ClientRequestToken that was already used with different parameters"
                             .to_string(),
@@ -435,7 +435,7 @@ pub(crate) fn execute(
     if let Some(token) = &input.client_request_token {
         state
             .transaction_tokens
-            .insert(token.clone(), (fingerprint, state.now_ms));
+            .insert(token.clone(), (input.transact_items.clone(), state.now_ms));
     }
     Ok(TransactWriteItemsOutput {
         consumed_capacity: report(&consumption, input.return_consumed_capacity),

@@ -12,7 +12,7 @@
 //! Without an UpdateExpression, UpdateItem creates an item holding only the key (reference
 //! Appendix B.7, unverified; the most plausible behaviour).
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use super::builder::{item_setters, placeholder_setters, string_setter, value_setter};
 use super::{
@@ -37,8 +37,8 @@ pub struct UpdateItemInput {
     pub key: Option<Item>,
     pub update_expression: Option<String>,
     pub condition_expression: Option<String>,
-    pub expression_attribute_names: Option<BTreeMap<String, String>>,
-    pub expression_attribute_values: Option<BTreeMap<String, AttributeValue>>,
+    pub expression_attribute_names: Option<HashMap<String, String>>,
+    pub expression_attribute_values: Option<HashMap<String, AttributeValue>>,
     pub return_values: Option<ReturnValue>,
     pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
     pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,

@@ -108,6 +108,12 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
             "Requested resource not found: Table: {name} not found"
         ))
     })?;
+    if table.status == crate::types::TableStatus::Creating {
+        // Wording unverified against the service.
+        return Err(Exception::ResourceInUse {
+            message: format!("Attempt to change a resource which is still in use: Table is being created: {name}"),
+        });
+    }
     if input.global_secondary_index_updates.len() > 1 {
         return Err(invalid(
             "Only one global secondary index update per UpdateTable call is allowed",

@@ -286,6 +286,8 @@ pub struct Table {
     pub name: String,
     pub status: TableStatus,
     pub created_ms: u64,
+    /// While `status` is `CREATING`: when the table becomes `ACTIVE` (simulated ms).
+    pub active_due_ms: Option<u64>,
     pub key_elements: Vec<KeySchemaElement>,
     pub attribute_definitions: Vec<AttributeDefinition>,
     pub billing_mode: BillingMode,

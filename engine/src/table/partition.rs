@@ -29,10 +29,21 @@ use crate::value::{item_size, Item};
 
 /// An item as stored: shared by the replicas that hold it (a write is copied once, not three
 /// times), with its size computed once (reads and queries charge by size).
-#[derive(Debug, PartialEq)]
+#[derive(PartialEq)]
 pub struct Stored {
     item: Item,
     size: usize,
+}
+
+/// The item's attributes print in name order, so a world's fingerprint
+/// ([`World::trace_hash`](crate::World::trace_hash)) does not depend on `HashMap` order.
+impl std::fmt::Debug for Stored {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stored")
+            .field("item", &crate::value::SortedMap(&self.item))
+            .field("size", &self.size)
+            .finish()
+    }
 }
 
 impl Stored {

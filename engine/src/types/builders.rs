@@ -47,7 +47,7 @@ macro_rules! shape_builder {
     (@slot opt $t:ty) => { $t };
     (@slot req_list $t:ty) => { Vec<$t> };
     (@slot opt_list $t:ty) => { Vec<$t> };
-    (@slot opt_map $t:ty) => { std::collections::BTreeMap<String, $t> };
+    (@slot opt_map $t:ty) => { std::collections::HashMap<String, $t> };
 
     (@setters req $field:ident $set:ident $get:ident $t:ty) => {
         $crate::types::builders::shape_builder!(@scalar $field $set $get $t);
@@ -69,11 +69,11 @@ macro_rules! shape_builder {
         }
         /// Replaces the whole map (a `BTreeMap` or a `HashMap`).
         pub fn $set(mut self, input: Option<impl $crate::value::MapInput<$t>>) -> Self {
-            self.$field = input.map($crate::value::MapInput::into_btree);
+            self.$field = input.map($crate::value::MapInput::into_map);
             self
         }
         /// The map as set so far.
-        pub fn $get(&self) -> &Option<std::collections::BTreeMap<String, $t>> {
+        pub fn $get(&self) -> &Option<std::collections::HashMap<String, $t>> {
             &self.$field
         }
     };

@@ -27,10 +27,12 @@ use crate::error::{Exception, Result};
 
 const TAGS: [&str; 10] = ["S", "N", "B", "BOOL", "NULL", "M", "L", "SS", "NS", "BS"];
 
-/// An item as a DynamoDB JSON object (attribute name → AttributeValue JSON).
+/// An item as a DynamoDB JSON object (attribute name → AttributeValue JSON), its attributes in
+/// name order (inserted sorted, so the order holds even where serde_json keeps insertion order).
 pub fn item_to_json(item: &Item) -> Value {
     Value::Object(
-        item.iter()
+        super::sorted(item)
+            .into_iter()
             .map(|(k, v)| (k.clone(), value_to_json(v)))
             .collect(),
     )

@@ -60,7 +60,7 @@
 //!   JSON payload is reported as a `ValidationException` with a clear message.
 
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 pub mod json;
 mod macros;
@@ -77,32 +77,39 @@ pub use serde_ser::{to_attribute_value, to_item};
 pub use size::{item_size, MAX_ITEM_SIZE};
 pub use validate::{canonicalize_item, canonicalize_value, MAX_DEPTH};
 
-/// An item: attribute name → value.
+/// An item: attribute name → value, a std `HashMap` as in the SDK.
 ///
-/// The AWS SDK uses a `HashMap`; this engine uses a `BTreeMap` so that every iteration over an
-/// item is in one deterministic order (traces, sizes, hashes, JSON output). Code written
-/// against the SDK reads the same: `item.get("PK")`, `item.insert(..)`.
-pub type Item = BTreeMap<String, AttributeValue>;
+/// Its iteration order is std's (drawn per process), so nothing in the engine lets that order
+/// show: every place that prints, serializes, validates or hashes an item walks its names
+/// sorted ([`sorted`]). See "Items are the SDK's `HashMap`" in the crate's essay.
+pub type Item = HashMap<String, AttributeValue>;
 
-/// A map given to the engine: an [`Item`] (`BTreeMap`) or the SDK's `HashMap`, for items,
-/// keys, placeholders and request items alike. The engine keeps what it is given in a
-/// `BTreeMap` (see "Items: `BTreeMap` in, `HashMap` accepted" in the crate's essay).
-///
-/// Not part of the SDK, whose setters take a `HashMap`: this trait is what lets code written
-/// for the SDK pass its `HashMap`s unchanged.
-pub trait MapInput<V> {
-    /// The map as the engine keeps it.
-    fn into_btree(self) -> BTreeMap<String, V>;
+/// An item's attributes in name order: what the engine walks wherever order could show (an
+/// error naming the first bad attribute, a trace, a hash, a printed item).
+pub fn sorted<V>(map: &HashMap<String, V>) -> Vec<(&String, &V)> {
+    let mut entries: Vec<(&String, &V)> = map.iter().collect();
+    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    entries
 }
 
-impl<V> MapInput<V> for BTreeMap<String, V> {
-    fn into_btree(self) -> BTreeMap<String, V> {
+/// A map given to the engine: the SDK's `HashMap` (what [`Item`] is), or a `BTreeMap`, for
+/// items, keys, placeholders and request items alike.
+///
+/// Not part of the SDK, whose setters take a `HashMap` only: the `BTreeMap` form is kept so
+/// that code which builds its maps in order still compiles.
+pub trait MapInput<V> {
+    /// The map as the engine keeps it.
+    fn into_map(self) -> HashMap<String, V>;
+}
+
+impl<V> MapInput<V> for HashMap<String, V> {
+    fn into_map(self) -> HashMap<String, V> {
         self
     }
 }
 
-impl<V, S: std::hash::BuildHasher> MapInput<V> for std::collections::HashMap<String, V, S> {
-    fn into_btree(self) -> BTreeMap<String, V> {
+impl<V> MapInput<V> for BTreeMap<String, V> {
+    fn into_map(self) -> HashMap<String, V> {
         self.into_iter().collect()
     }
 }
@@ -153,19 +160,48 @@ impl From<&[u8]> for Blob {
 /// Numbers travel as strings (`N("1.5")`), as in DynamoDB's wire format; the engine parses
 /// them into exact decimals ([`Number`]) to compare and compute, and stores them in canonical
 /// form. `PartialEq` is structural (`N("1")` ≠ `N("1.0")`, set order matters); use
-/// [`AttributeValue::dynamo_eq`] for DynamoDB's equality.
-#[derive(Clone, Debug, PartialEq)]
+/// [`AttributeValue::dynamo_eq`] for DynamoDB's equality. `Debug` prints a map's entries in
+/// name order (unlike a `HashMap`'s own), so a printed value is the same on every run.
+#[derive(Clone, PartialEq)]
 pub enum AttributeValue {
     S(String),
     N(String),
     B(Blob),
     Bool(bool),
     Null(bool),
-    M(BTreeMap<String, AttributeValue>),
+    M(HashMap<String, AttributeValue>),
     L(Vec<AttributeValue>),
     Ss(Vec<String>),
     Ns(Vec<String>),
     Bs(Vec<Blob>),
+}
+
+/// The derived form (`S("x")`, `M({"a": N("1")})`), with a map's entries sorted by name.
+impl std::fmt::Debug for AttributeValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use AttributeValue as V;
+        match self {
+            V::S(v) => f.debug_tuple("S").field(v).finish(),
+            V::N(v) => f.debug_tuple("N").field(v).finish(),
+            V::B(v) => f.debug_tuple("B").field(v).finish(),
+            V::Bool(v) => f.debug_tuple("Bool").field(v).finish(),
+            V::Null(v) => f.debug_tuple("Null").field(v).finish(),
+            V::M(m) => f.debug_tuple("M").field(&SortedMap(m)).finish(),
+            V::L(v) => f.debug_tuple("L").field(v).finish(),
+            V::Ss(v) => f.debug_tuple("Ss").field(v).finish(),
+            V::Ns(v) => f.debug_tuple("Ns").field(v).finish(),
+            V::Bs(v) => f.debug_tuple("Bs").field(v).finish(),
+        }
+    }
+}
+
+/// A map printed as `{"a": .., "b": ..}` in name order.
+pub struct SortedMap<'a, V>(pub &'a HashMap<String, V>);
+
+impl<V: std::fmt::Debug> std::fmt::Debug for SortedMap<'_, V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(sorted(self.0)).finish()
+    }
 }
 
 macro_rules! accessors {
@@ -188,7 +224,7 @@ impl AttributeValue {
         B, as_b, is_b, Blob;
         Bool, as_bool, is_bool, bool;
         Null, as_null, is_null, bool;
-        M, as_m, is_m, BTreeMap<String, AttributeValue>;
+        M, as_m, is_m, HashMap<String, AttributeValue>;
         L, as_l, is_l, Vec<AttributeValue>;
         Ss, as_ss, is_ss, Vec<String>;
         Ns, as_ns, is_ns, Vec<String>;
@@ -236,8 +272,7 @@ impl AttributeValue {
             (V::M(a), V::M(b)) => {
                 a.len() == b.len()
                     && a.iter()
-                        .zip(b)
-                        .all(|((ka, va), (kb, vb))| ka == kb && va.dynamo_eq(vb))
+                        .all(|(k, va)| b.get(k).is_some_and(|vb| va.dynamo_eq(vb)))
             }
             (V::Ss(a), V::Ss(b)) => same_string_set(a, b),
             (V::Bs(a), V::Bs(b)) => same_string_set(a, b),

@@ -7,7 +7,7 @@
 //! error otherwise. Every error is `Exception::Validation` and names the attribute it is about,
 //! e.g. ``Cannot map item: attribute `address.zip`: expected N (a number), found S``.
 
-use std::collections::btree_map;
+use std::collections::HashMap;
 use std::fmt;
 
 use serde::de::{self, DeserializeOwned, DeserializeSeed, IntoDeserializer, Visitor};
@@ -22,7 +22,7 @@ use crate::error::{Exception, Result};
 /// type first, then the target: `from_item::<_, User>(item)`). It takes the engine's
 /// [`Item`](crate::Item) or an SDK-style `HashMap`.
 pub fn from_item<I: MapInput<AttributeValue>, T: DeserializeOwned>(item: I) -> Result<T> {
-    T::deserialize(ValueDeserializer(AttributeValue::M(item.into_btree())))
+    T::deserialize(ValueDeserializer(AttributeValue::M(item.into_map())))
         .map_err(|e| Exception::validation(format!("Cannot map item: {e}")))
 }
 
@@ -154,7 +154,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
             A::Bool(b) => visitor.visit_bool(b),
             A::Null(_) => visitor.visit_unit(),
             A::M(m) => visitor.visit_map(MapDe {
-                iter: m.into_iter(),
+                iter: in_name_order(m),
                 value: None,
             }),
             A::L(l) => visitor.visit_seq(SeqDe::new(l)),
@@ -286,7 +286,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> DResult<V::Value> {
         match self.0 {
             AttributeValue::M(m) => visitor.visit_map(MapDe {
-                iter: m.into_iter(),
+                iter: in_name_order(m),
                 value: None,
             }),
             other => Err(mismatch("M (a map)", &other)),
@@ -372,7 +372,7 @@ impl<'de> de::SeqAccess<'de> for SeqDe {
 }
 
 struct MapDe {
-    iter: btree_map::IntoIter<String, AttributeValue>,
+    iter: std::vec::IntoIter<(String, AttributeValue)>,
     value: Option<(String, AttributeValue)>,
 }
 
@@ -498,4 +498,14 @@ impl<'de> de::VariantAccess<'de> for VariantDe {
     ) -> DResult<V::Value> {
         de::Deserializer::deserialize_map(ValueDeserializer(self.value()?), visitor)
     }
+}
+
+/// A map's entries in name order: a struct's fields are visited, and its first error found, in
+/// one order on every run (a `HashMap`'s own order is drawn per process).
+fn in_name_order(
+    m: HashMap<String, AttributeValue>,
+) -> std::vec::IntoIter<(String, AttributeValue)> {
+    let mut entries: Vec<(String, AttributeValue)> = m.into_iter().collect();
+    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    entries.into_iter()
 }

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //!   #[derive(Serialize)] struct User { id: String, age: u32, nick: Option<String>, tags: Vec<String> }
-//!   to_item(&user)?  ==  item! { "id" => "u1", "age" => 30, "tags" => vec![..] }   (nick: None → absent)
+//!   to_item(&user)?  ==  item! { "id" => "u1", "age" => 30, "nick" => NULL, "tags" => vec![..] }
 //! ```
 //!
 //! | Rust                                  | DynamoDB                                         |
@@ -10,8 +10,7 @@
 //! | `String`, `&str`, `char`              | `S`                                              |
 //! | integers, floats                      | `N` (floats by their shortest round-trip text; NaN and infinities are refused) |
 //! | `bool`                                | `BOOL`                                           |
-//! | `None` as a struct field or map value | attribute left out                               |
-//! | `None`, `()` elsewhere                | `NULL`                                           |
+//! | `None`, `()`                          | `NULL` (a field marked `#[serde(skip_serializing_if = "Option::is_none")]` is left out) |
 //! | `Vec`, slices, tuples                 | `L`                                              |
 //! | structs, maps (string or integer keys)| `M`                                              |
 //! | bytes (`serde_bytes`, `serialize_bytes`) | `B`                                           |
@@ -22,12 +21,14 @@
 //! `L`), and an `AttributeValue` field inside a struct (it serializes in its wire shape, so
 //! `S("x")` would become `M{"S": S("x")}`). Put such attributes into the item after `to_item`.
 //!
-//! Design decision: the serializer returns `Option<AttributeValue>`, `None` meaning "absent",
-//! so a struct drops its `None` fields instead of storing `NULL` — the DynamoDB habit (a sparse
-//! index only sees items that have the attribute) — while a `None` inside a list keeps its
-//! position as `NULL`.
+//! Design decision: `None` is `NULL`, as serde_dynamo has it, so that code written here stores
+//! what it would store in production. An attribute that must be absent when there is no value
+//! (a sparse index's key: an index key attribute that is `NULL` is a type error, not a missing
+//! key) takes serde's `#[serde(skip_serializing_if = "Option::is_none")]`, as it would there.
+//! The serializer still returns `Option<AttributeValue>` (`None`: nothing to store), which only
+//! skipped fields produce.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::fmt;
 
 use serde::ser::{self, Serialize};
@@ -157,7 +158,7 @@ impl ser::Serializer for ValueSerializer {
         Ok(Some(AttributeValue::B(Blob::new(v))))
     }
     fn serialize_none(self) -> SResult {
-        Ok(None)
+        Ok(Some(AttributeValue::Null(true)))
     }
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> SResult {
         value.serialize(self)
@@ -186,7 +187,7 @@ impl ser::Serializer for ValueSerializer {
         value: &T,
     ) -> SResult {
         let inner = value.serialize(self)?.unwrap_or(AttributeValue::Null(true));
-        Ok(Some(AttributeValue::M(BTreeMap::from([(
+        Ok(Some(AttributeValue::M(HashMap::from([(
             variant.to_owned(),
             inner,
         )]))))
@@ -218,7 +219,7 @@ impl ser::Serializer for ValueSerializer {
     }
     fn serialize_map(self, _len: Option<usize>) -> std::result::Result<MapSer, SerError> {
         Ok(MapSer {
-            map: BTreeMap::new(),
+            map: HashMap::new(),
             key: None,
         })
     }
@@ -299,10 +300,10 @@ impl ser::SerializeTupleStruct for SeqSer {
     }
 }
 
-/// Builds an `M`; `None` values are left out.
+/// Builds an `M`.
 #[derive(Debug)]
 pub struct MapSer {
-    map: BTreeMap<String, AttributeValue>,
+    map: HashMap<String, AttributeValue>,
     key: Option<String>,
 }
 
@@ -369,7 +370,7 @@ pub struct VariantSer<I> {
 impl<I> VariantSer<I> {
     fn wrap(variant: &'static str, inner: SResult) -> SResult {
         let inner = inner?.unwrap_or(AttributeValue::Null(true));
-        Ok(Some(AttributeValue::M(BTreeMap::from([(
+        Ok(Some(AttributeValue::M(HashMap::from([(
             variant.to_owned(),
             inner,
         )]))))

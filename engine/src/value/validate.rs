@@ -14,7 +14,7 @@
 //! Key rules (types, non-empty strings, key sizes) and the 400 KB item limit are checked by
 //! the callers, which know the table and need their own messages.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use super::json::encode_base64;
 use super::{AttributeValue, Item, Number};
@@ -36,18 +36,34 @@ pub fn canonicalize_value(v: AttributeValue) -> Result<AttributeValue> {
 /// attributes or the item size limit (callers do: they need different messages).
 pub fn canonicalize_item(mut item: Item) -> Result<Item> {
     // In place: most items are canonical already, and rebuilding the map would cost a copy
-    // on every write.
+    // on every write. Of several bad attributes, the one first in name order is reported
+    // (the map's own order differs from run to run); the item is dropped on error.
+    let mut first: Option<(String, Exception)> = None;
     for (name, value) in item.iter_mut() {
-        if name.is_empty() {
+        let checked = if name.is_empty() {
             // Wording unverified against the service.
-            return Err(Exception::validation(format!(
+            Err(Exception::validation(format!(
                 "{INVALID}: An attribute name cannot be empty"
-            )));
+            )))
+        } else {
+            let owned = std::mem::replace(value, AttributeValue::Null(true));
+            canonical(owned, 0).map(|v| *value = v)
+        };
+        if let Err(e) = checked {
+            keep_first(&mut first, name, e);
         }
-        let owned = std::mem::replace(value, AttributeValue::Null(true));
-        *value = canonical(owned, 0)?;
     }
-    Ok(item)
+    match first {
+        Some((_, e)) => Err(e),
+        None => Ok(item),
+    }
+}
+
+/// Keeps the error of the attribute first in name order.
+fn keep_first(first: &mut Option<(String, Exception)>, name: &str, e: Exception) {
+    if first.as_ref().is_none_or(|(n, _)| name < n.as_str()) {
+        *first = Some((name.to_string(), e));
+    }
 }
 
 fn canonical_number(s: String) -> Result<String> {
@@ -125,11 +141,20 @@ fn canonical(v: AttributeValue, depth: usize) -> Result<AttributeValue> {
         }
         V::M(map) => {
             let depth = nest(depth)?;
-            V::M(
-                map.into_iter()
-                    .map(|(k, e)| Ok((k, canonical(e, depth)?)))
-                    .collect::<Result<_>>()?,
-            )
+            let mut first: Option<(String, Exception)> = None;
+            let mut out = HashMap::with_capacity(map.len());
+            for (k, e) in map {
+                match canonical(e, depth) {
+                    Ok(v) => {
+                        out.insert(k, v);
+                    }
+                    Err(e) => keep_first(&mut first, &k, e),
+                }
+            }
+            if let Some((_, e)) = first {
+                return Err(e);
+            }
+            V::M(out)
         }
         other @ (V::S(_) | V::B(_) | V::Bool(_) | V::Null(true)) => other,
     })

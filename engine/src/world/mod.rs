@@ -95,6 +95,12 @@ pub struct WorldConfig {
     /// Largest item collection (a partition key's table items plus their local index
     /// entries) of a table with local secondary indexes. DynamoDB: 10 GB.
     pub item_collection_size_limit: usize,
+    /// How long a new table stays `CREATING` (simulated ms) before it is `ACTIVE`; while it
+    /// is, reads and writes of it are refused with ResourceNotFoundException, as DynamoDB
+    /// refuses them. DynamoDB takes seconds (it publishes no figure). Default 0: a table is
+    /// `ACTIVE` as soon as CreateTable returns, so set-up code need not wait; a world that
+    /// practises waiting (`wait_until_table_exists`, a DescribeTable loop) sets it.
+    pub table_creation_ms: u64,
 }
 
 impl Default for WorldConfig {
@@ -122,6 +128,7 @@ impl Default for WorldConfig {
             ttl_delete_delay_s: 3600,
             stream_retention_s: 24 * 3600,
             item_collection_size_limit: 10 * 1024 * 1024 * 1024,
+            table_creation_ms: 0,
         }
     }
 }

@@ -20,8 +20,8 @@ pub(crate) struct State {
     pub rng: Rng,
     pub config: WorldConfig,
     pub tables: Tables,
-    /// Idempotency tokens of TransactWriteItems: token → (request fingerprint, completed at).
-    pub transaction_tokens: BTreeMap<String, (String, u64)>,
+    /// Idempotency tokens of TransactWriteItems: token → (the request's actions, completed at).
+    pub transaction_tokens: BTreeMap<String, (Vec<crate::types::TransactWriteItem>, u64)>,
     pub log: RequestLog,
 }
 
@@ -167,6 +167,10 @@ impl State {
         let retention_ms = self.config.stream_retention_s * 1000;
         let State { tables, rng, .. } = self;
         for table in tables.values_mut() {
+            if table.active_due_ms.is_some_and(|d| d <= now) {
+                table.active_due_ms = None;
+                table.status = crate::types::TableStatus::Active;
+            }
             let splits = background(&mut table.store, now, size_limit, rng);
             if let Some(stream) = &mut table.stream_log {
                 for (parent, children) in splits {
@@ -253,6 +257,7 @@ impl State {
                         t.index_queue.iter().map(|p| p.due_ms).max(),
                     ))
                     .chain(t.indexes.iter().map(|i| i.backfill_due_ms))
+                    .chain(std::iter::once(t.active_due_ms))
             })
             .flatten()
             .max()
@@ -274,6 +279,7 @@ impl State {
                 std::iter::once(store_due(&t.store))
                     .chain(t.indexes.iter().map(|i| store_due(&i.store)))
                     .chain(std::iter::once(crate::index::next_due(t)))
+                    .chain(std::iter::once(t.active_due_ms))
             })
             .flatten()
             .chain(self.next_ttl_due())

@@ -29,6 +29,18 @@ pub fn world() -> (World, Client) {
     (world, client)
 }
 
+/// A fresh world whose new tables stay CREATING for 10 simulated seconds (DynamoDB takes
+/// seconds; the engine's default world makes them ACTIVE at once), and a client for it.
+pub fn world_with_slow_tables() -> (World, Client) {
+    let world = World::with_config(engine::WorldConfig {
+        seed: SEED,
+        table_creation_ms: 10_000,
+        ..Default::default()
+    });
+    let client = world.client();
+    (world, client)
+}
+
 /// Creates an on-demand table keyed by `pk` (and `sk`, when given) and waits until it is ACTIVE.
 pub fn create_table(
     world: &World,
