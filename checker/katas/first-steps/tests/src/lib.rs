@@ -326,7 +326,7 @@ fn orders_placed_in_a_period(seed: u64) {
         let query = &sent[0];
         if got != want {
             let mut sorted = got.clone();
-            sorted.sort_by(|a, b| order_sk(a).cmp(&order_sk(b)));
+            sorted.sort_by_key(order_sk);
             let note = if got.is_empty() && query.items_read == 0 {
                 format!(
                     "Its {} read no item at all: its key condition matched no sort key. Every \
@@ -374,14 +374,14 @@ fn orders_placed_in_a_period(seed: u64) {
     }
 }
 
+/// One learner call of the fault test: its `Ok` result as text, or its error.
+type Call<'a> = Box<dyn Fn(&Client) -> Result<String, Error> + 'a>;
+
 /// While every replica of the table is down, each function returns the refusal as an error.
 fn errors_are_not_missing_items(seed: u64) {
     let s = Shop::build(seed);
     let loyal = &s.customers[0];
     let mut rng = Rng::new(seed ^ 19);
-    for az in Az::ALL {
-        s.world.fail_az(az);
-    }
     let fault = "every replica of the table's partitions is down (fail_az on all three \
                  availability zones), so DynamoDB refuses every request with \
                  InternalServerError";
@@ -396,43 +396,49 @@ fn errors_are_not_missing_items(seed: u64) {
         placed_at: iso(AFTER_THE_SHOP),
         total_cents: 1999,
     };
-    let calls: [(String, Box<dyn Fn(&Client) -> Option<String>>); 5] = [
+    let calls: [(String, Call); 5] = [
         (
             format!("save_profile({})", show_profile(&new)),
-            Box::new(|c| save_profile(c, &new).ok().map(|()| "Ok(())".to_string())),
+            Box::new(|c| save_profile(c, &new).map(|()| "Ok(())".to_string())),
         ),
         (
             format!("save_order({})", show_order(&order)),
-            Box::new(|c| save_order(c, &order).ok().map(|()| "Ok(())".to_string())),
+            Box::new(|c| save_order(c, &order).map(|()| "Ok(())".to_string())),
         ),
         (
             format!("profile({:?})", loyal.id),
             Box::new(|c| {
                 profile(c, &loyal.id)
-                    .ok()
                     .map(|p| format!("Ok({})", p.map_or("None".into(), |p| show_profile(&p))))
             }),
         ),
         (
             format!("recent_orders({:?}, 5)", loyal.id),
-            Box::new(|c| {
-                recent_orders(c, &loyal.id, 5)
-                    .ok()
-                    .map(|o| format!("Ok({} orders)", o.len()))
-            }),
+            Box::new(|c| recent_orders(c, &loyal.id, 5).map(|o| format!("Ok({} orders)", o.len()))),
         ),
         (
             format!("orders_placed_in({:?}, \"2024\")", loyal.id),
             Box::new(|c| {
-                orders_placed_in(c, &loyal.id, "2024")
-                    .ok()
-                    .map(|o| format!("Ok({} orders)", o.len()))
+                orders_placed_in(c, &loyal.id, "2024").map(|o| format!("Ok({} orders)", o.len()))
             }),
         ),
     ];
+    // First with DynamoDB up: every call must work, or this test proves nothing.
     for (call, f) in &calls {
-        let (ok, sent) = s.measure(|c| f(c));
-        let Some(ok) = ok else { continue };
+        if let Err(e) = f(&s.client) {
+            fail(format!(
+                "{call} failed while DynamoDB was up (before the test stopped any replica): \
+                 {e}\nThis test then stops every replica and checks that the same calls return \
+                 the refusal as an error; make them work first (the other tests show how)."
+            ));
+        }
+    }
+    for az in Az::ALL {
+        s.world.fail_az(az);
+    }
+    for (call, f) in &calls {
+        let (result, sent) = s.measure(|c| f(c));
+        let Ok(ok) = result else { continue };
         let refused = sent.iter().find(|r| r.error.is_some());
         let detail = match refused {
             Some(r) => format!(
