@@ -23,7 +23,7 @@
 //!   an empty one: every order, newest first, each read once.
 //! - `a_failed_page_fails_the_export`: the partition's read ceiling is scaled down to 300 RCU a
 //!   second, so the third 1 MB page of one second is throttled: the export must return the
-//!   error, not the orders before it.
+//!   error, not the orders before it (after a one-page export that must succeed).
 
 use std::cell::Cell;
 use std::time::Duration;
@@ -177,7 +177,8 @@ fn all_orders_reads_past_one_megabyte(seed: u64) {
 }
 
 /// The partition can serve 300 RCU a second here, and every page of the export lands in the
-/// same second: the third 1 MB page is throttled, and the export must fail with it.
+/// same second: the third 1 MB page is throttled, and the export must fail with it. A small
+/// customer's export (one page) must still succeed first.
 fn a_failed_page_fails_the_export(seed: u64) {
     let mut rng = Rng::new(seed);
     let config = WorldConfig {
@@ -192,7 +193,10 @@ fn a_failed_page_fails_the_export(seed: u64) {
         })
         .collect();
     let c1 = s.add_customer("c-1", &specs);
+    let c2 = s.add_customer("c-2", &[Spec::small("SHIPPED"); 7]);
     s.ready();
+    // A small export first (one page, half a read unit): the export works at all.
+    export_exactly(&s, &c2);
     let from = s.next_seq();
     let result = all_orders(&s.client, &c1.id);
     let sent = s.requests_since(from);
