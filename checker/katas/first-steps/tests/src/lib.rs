@@ -730,7 +730,20 @@ impl Shop {
         let before = item_set(&self.scan_all());
         let (result, sent) = self.measure(f);
         if let Err(e) = result {
-            fail(format!("{call} failed: {e}"));
+            let refused = sent
+                .iter()
+                .find(|r| r.error == Some("ConditionalCheckFailedException"));
+            let note = match (refused, replaces) {
+                (Some(r), Some(_)) => format!(
+                    "\nIts {} #{} failed its ConditionExpression against the profile saved \
+                     before. Saving a profile again must replace it: a PutItem without a \
+                     condition does exactly that (a condition such as attribute_not_exists(PK) \
+                     makes it create-only).",
+                    r.operation, r.seq
+                ),
+                _ => String::new(),
+            };
+            fail(format!("{call} failed: {e}{note}"));
         }
         let writes: Vec<&RequestRecord> = sent.iter().filter(|r| is_write(r)).collect();
         if writes.len() != 1 || sent.len() != 1 {
