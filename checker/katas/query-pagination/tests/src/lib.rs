@@ -19,8 +19,8 @@
 //!   nothing and a LastEvaluatedKey; the screen must read on.
 //! - `a_short_page_is_not_the_end`: orders of 60–95 KB: a Query stops at 1 MB before its
 //!   Limit; the screen must read on.
-//! - `all_orders_reads_past_one_megabyte`: the export of a collection of over 2 MB, a small one and
-//!   an empty one: every order, newest first, each read once.
+//! - `all_orders_reads_past_one_megabyte`: the export of a collection of about 2 MB, a small
+//!   one and an empty one: every order, newest first, each read once.
 //! - `a_failed_page_fails_the_export`: the partition's read ceiling is scaled down to 300 RCU a
 //!   second, so the third 1 MB page of one second is throttled: the export must return the
 //!   error, not the orders before it (after a one-page export that must succeed).
@@ -138,7 +138,7 @@ fn an_empty_page_is_not_the_end(seed: u64) {
     walk_pages(&s, &c1, page_size as i32);
 }
 
-/// Large orders: a Query of Limit 20 stops at 1 MB after 11–17 of them.
+/// Large orders: a Query of Limit 20 stops at 1 MB after 12–18 of them.
 fn a_short_page_is_not_the_end(seed: u64) {
     let mut rng = Rng::new(seed);
     let s = Scene::new(seed, WorldConfig::default());
@@ -153,7 +153,7 @@ fn a_short_page_is_not_the_end(seed: u64) {
     walk_pages(&s, &c1, 20);
 }
 
-/// The export: a collection of over 2 MB (three 1 MB pages), a small one, an empty one.
+/// The export: a collection of about 2 MB (two or three 1 MB pages), a small one, an empty one.
 fn all_orders_reads_past_one_megabyte(seed: u64) {
     let mut rng = Rng::new(seed);
     let s = Scene::new(seed, WorldConfig::default());
