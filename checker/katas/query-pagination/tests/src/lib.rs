@@ -208,7 +208,8 @@ fn a_failed_page_fails_the_export(seed: u64) {
             let rcu: f64 = before.iter().map(|r| r.read_units).sum();
             fail(format!(
                 "all_orders(\"c-1\") returned Ok with {} of the customer's {} orders, but its \
-                 page {}, {} #{}, was refused with {}: the customer's partition serves at most {} RCU a second in \
+                 page {}, {} #{}, was refused with {}: the customer's partition serves at most \
+                 {} RCU a second in \
                  this test (DynamoDB's ceiling, 3,000, scaled down), the pages before it had \
                  taken {} RCU in this second, and every page of the export lands in the same \
                  second. The export went on as if that page did not exist.\nA page that fails \
@@ -424,7 +425,8 @@ fn explain_wrong_order(
             let key_note = match start.as_ref().map(|k| c.position_after(k)) {
                 Some(resume) if resume > last.position + 1 => format!(
                     " The previous page's next was the key of order {} (SK = {}), which that \
-                     page read but did not show: a Query's LastEvaluatedKey is the last item it *read*, so when a \
+                     page read but did not show: a Query's LastEvaluatedKey is the last item it \
+                     *read*, so when a \
                      page keeps fewer orders than its Queries read, the next page must start \
                      after the last order shown (its PK and SK) — or ask each Query for no more \
                      than the page still lacks (Limit = page_size - found).",
