@@ -326,7 +326,14 @@ fn a_lost_race_is_retried_on_a_fresh_read(seed: u64) {
                 }
             };
             let why = first_wasted_write(&own, &others, &existed)
-                .map(|w| format!(" After the first failure, {w}"))
+                .map(|w| {
+                    let lag = if w.contains("eventually consistent") {
+                        format!("\n{lag_note}")
+                    } else {
+                        String::new()
+                    };
+                    format!(" After the first failure, {w}{lag}")
+                })
                 .unwrap_or_default();
             fail(format!(
                 "{context}.\nIt gave up (Conflict {{ attempts: {attempts} }}) although only \
