@@ -960,8 +960,11 @@ fn write_notes(want: &Item, table: &[Item], replacing: bool) -> String {
         }
     }
     if let Some(item) = same_key {
-        for (name, value) in want {
-            match (value, item.get(name)) {
+        // Attribute names sorted: the notes read the same whatever map an item is.
+        let mut names: Vec<&String> = want.keys().collect();
+        names.sort();
+        for name in names {
+            match (&want[name], item.get(name)) {
                 (AttributeValue::N(n), Some(AttributeValue::S(got))) => notes.push_str(&format!(
                     "\n`{name}` is stored as a string (S \"{got}\"): it is a number, \
                      AttributeValue::N(\"{n}\") — numbers travel as strings in DynamoDB's API, \
