@@ -1,0 +1,11 @@
+//! The query-pagination kata's test binary: hands the learner's functions to the hidden tests
+//! (`../tests`), which are compiled once, without the kata, so that a save rebuilds only the
+//! learner's crate and this file. A type mismatch here means a function's signature in
+//! `exercises/query-pagination/src/lib.rs` no longer matches the starter's.
+
+fn main() {
+    hidden::main(hidden::Kata {
+        orders_page: query_pagination::orders_page,
+        all_orders: query_pagination::all_orders,
+    })
+}
