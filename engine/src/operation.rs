@@ -105,13 +105,13 @@ operation!(update_time_to_live => update_time_to_live { UpdateTimeToLiveInput, U
 operation!(describe_time_to_live => update_time_to_live { DescribeTimeToLiveInput, DescribeTimeToLiveOutput } DescribeTimeToLiveFluentBuilder, DescribeTimeToLiveError);
 operation!(
     /// `aws_sdk_dynamodbstreams::operation::list_streams`.
-    list_streams => streams { } ListStreamsFluentBuilder, ListStreamsError);
+    list_streams => streams { ListStreamsOutput } ListStreamsFluentBuilder, ListStreamsError);
 operation!(
     /// `aws_sdk_dynamodbstreams::operation::describe_stream`.
-    describe_stream => streams { } DescribeStreamFluentBuilder, DescribeStreamError);
+    describe_stream => streams { DescribeStreamOutput } DescribeStreamFluentBuilder, DescribeStreamError);
 operation!(
     /// `aws_sdk_dynamodbstreams::operation::get_shard_iterator`.
-    get_shard_iterator => streams { GetShardIteratorInput } GetShardIteratorFluentBuilder, GetShardIteratorError);
+    get_shard_iterator => streams { GetShardIteratorInput, GetShardIteratorOutput } GetShardIteratorFluentBuilder, GetShardIteratorError);
 operation!(
     /// `aws_sdk_dynamodbstreams::operation::get_records`.
     get_records => streams { GetRecordsOutput } GetRecordsFluentBuilder, GetRecordsError);

@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use common::*;
 use engine::types::{
-    AttributeDefinition, BillingMode, GlobalSecondaryIndex, GlobalSecondaryIndexUpdate,
+    AttributeDefinition, BillingMode, CreateGlobalSecondaryIndexAction,
+    DeleteGlobalSecondaryIndexAction, GlobalSecondaryIndex, GlobalSecondaryIndexUpdate,
     IndexStatus, KeySchemaElement, KeyType, LocalSecondaryIndex, Projection, ProvisionedThroughput,
     ReturnConsumedCapacity, ScalarAttributeType,
 };
@@ -249,13 +250,18 @@ fn a_gsi_added_later_is_backfilled_and_not_queryable_until_active() {
     c.update_table()
         .table_name("app")
         .attribute_definitions(AttributeDefinition::new("email", ScalarAttributeType::S))
-        .global_secondary_index_updates(GlobalSecondaryIndexUpdate::Create(
-            GlobalSecondaryIndex::new(
-                "ByEmail",
-                vec![KeySchemaElement::new("email", KeyType::Hash)],
-                Projection::keys_only(),
-            ),
-        ))
+        .global_secondary_index_updates(
+            GlobalSecondaryIndexUpdate::builder()
+                .create(
+                    CreateGlobalSecondaryIndexAction::builder()
+                        .index_name("ByEmail")
+                        .key_schema(KeySchemaElement::new("email", KeyType::Hash))
+                        .projection(Projection::keys_only())
+                        .build()
+                        .unwrap(),
+                )
+                .build(),
+        )
         .send()
         .unwrap();
     let d = c
@@ -301,9 +307,16 @@ fn a_gsi_added_later_is_backfilled_and_not_queryable_until_active() {
     // Deleting the index leaves the table alone.
     c.update_table()
         .table_name("app")
-        .global_secondary_index_updates(GlobalSecondaryIndexUpdate::Delete {
-            index_name: "ByEmail".into(),
-        })
+        .global_secondary_index_updates(
+            GlobalSecondaryIndexUpdate::builder()
+                .delete(
+                    DeleteGlobalSecondaryIndexAction::builder()
+                        .index_name("ByEmail")
+                        .build()
+                        .unwrap(),
+                )
+                .build(),
+        )
         .send()
         .unwrap();
     assert_eq!(get(&c, "U#7", "P").unwrap()["email"], s("u7@x.io"));
@@ -468,4 +481,44 @@ fn an_index_write_is_charged_only_when_what_the_index_holds_changes() {
     assert_eq!(put(changed_total)["GSI1"].capacity_units, Some(1.0));
     world.settle();
     assert!(by_status(&c, "PLACED").is_empty());
+}
+
+#[test]
+fn an_index_update_must_name_exactly_one_action() {
+    let world = World::new(1);
+    let c = world.client();
+    common::create_app(&c);
+    let err = c
+        .update_table()
+        .table_name("app")
+        .global_secondary_index_updates(GlobalSecondaryIndexUpdate::builder().build())
+        .send()
+        .unwrap_err();
+    assert_eq!(err.code(), Some("ValidationException"), "{err:?}");
+    let delete = DeleteGlobalSecondaryIndexAction::builder()
+        .index_name("Nope")
+        .build()
+        .unwrap();
+    let both = GlobalSecondaryIndexUpdate::builder()
+        .delete(delete.clone())
+        .update(
+            engine::types::UpdateGlobalSecondaryIndexAction::builder()
+                .index_name("Nope")
+                .build()
+                .unwrap(),
+        )
+        .build();
+    let err = c
+        .update_table()
+        .table_name("app")
+        .global_secondary_index_updates(both)
+        .send()
+        .unwrap_err();
+    assert_eq!(err.code(), Some("ValidationException"), "{err:?}");
+    // The action builders refuse a missing name, as the SDK's do.
+    assert!(DeleteGlobalSecondaryIndexAction::builder().build().is_err());
+    assert!(CreateGlobalSecondaryIndexAction::builder()
+        .index_name("ByEmail")
+        .build()
+        .is_err());
 }

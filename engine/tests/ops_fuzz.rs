@@ -238,17 +238,23 @@ fn snapshot(c: &Client) -> (Vec<Item>, usize) {
         .table_name("fuzz")
         .send()
         .unwrap()
-        .remove(0);
+        .streams()[0]
+        .stream_arn()
+        .unwrap()
+        .to_string();
     let d = c.describe_stream().stream_arn(&arn).send().unwrap();
     let mut records = 0;
-    for s in d.shards {
+    for s in d.stream_description().unwrap().shards() {
         let it = c
             .get_shard_iterator()
             .stream_arn(&arn)
-            .shard_id(&s.shard_id)
+            .shard_id(s.shard_id().unwrap())
             .shard_iterator_type(engine::types::ShardIteratorType::TrimHorizon)
             .send()
-            .unwrap();
+            .unwrap()
+            .shard_iterator()
+            .unwrap()
+            .to_string();
         records += c
             .get_records()
             .shard_iterator(it)

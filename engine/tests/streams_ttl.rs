@@ -31,19 +31,27 @@ fn table_with_stream(world: &World, view: StreamViewType) -> Client {
     c
 }
 
+/// The ARN of the first stream ListStreams names.
+fn first_stream(out: engine::operation::list_streams::ListStreamsOutput) -> String {
+    out.streams()[0].stream_arn().unwrap().to_string()
+}
+
 /// Reads every record of the stream, parents before children.
 fn read_all(c: &Client) -> Vec<Record> {
-    let arn = c.list_streams().table_name("app").send().unwrap().remove(0);
+    let arn = first_stream(c.list_streams().table_name("app").send().unwrap());
     let d = c.describe_stream().stream_arn(&arn).send().unwrap();
     let mut out = Vec::new();
-    for shard in &d.shards {
+    for shard in d.stream_description().unwrap().shards() {
         let mut it = Some(
             c.get_shard_iterator()
                 .stream_arn(&arn)
-                .shard_id(&shard.shard_id)
+                .shard_id(shard.shard_id().unwrap())
                 .shard_iterator_type(ShardIteratorType::TrimHorizon)
                 .send()
-                .unwrap(),
+                .unwrap()
+                .shard_iterator()
+                .unwrap()
+                .to_string(),
         );
         while let Some(i) = it {
             let page = c.get_records().shard_iterator(i).send().unwrap();
@@ -146,17 +154,17 @@ fn records_older_than_the_retention_are_trimmed() {
     let world = World::new(1);
     let c = table_with_stream(&world, StreamViewType::KeysOnly);
     put(&c, item! { "PK" => "a", "SK" => "1" });
-    let arn = c.list_streams().send().unwrap().remove(0);
+    let arn = first_stream(c.list_streams().send().unwrap());
     let first = read_all(&c)[0].sequence_number().to_string();
     world.advance(Duration::from_secs(25 * 3600));
     assert!(read_all(&c).is_empty(), "24 h retention");
     let d = c.describe_stream().stream_arn(&arn).send().unwrap();
     let mut trimmed = 0;
-    for sh in d.shards {
+    for sh in d.stream_description().unwrap().shards() {
         let r = c
             .get_shard_iterator()
             .stream_arn(&arn)
-            .shard_id(&sh.shard_id)
+            .shard_id(sh.shard_id().unwrap())
             .shard_iterator_type(ShardIteratorType::AtSequenceNumber)
             .sequence_number(&first)
             .send();
@@ -174,21 +182,19 @@ fn records_older_than_the_retention_are_trimmed() {
 fn a_shard_iterator_expires_after_15_minutes() {
     let world = World::new(1);
     let c = table_with_stream(&world, StreamViewType::KeysOnly);
-    let arn = c.list_streams().send().unwrap().remove(0);
-    let shard = c
-        .describe_stream()
-        .stream_arn(&arn)
-        .send()
-        .unwrap()
-        .shards
-        .remove(0);
+    let arn = first_stream(c.list_streams().send().unwrap());
+    let described = c.describe_stream().stream_arn(&arn).send().unwrap();
+    let shard = &described.stream_description().unwrap().shards()[0];
     let it = c
         .get_shard_iterator()
         .stream_arn(&arn)
-        .shard_id(&shard.shard_id)
+        .shard_id(shard.shard_id().unwrap())
         .shard_iterator_type(ShardIteratorType::Latest)
         .send()
-        .unwrap();
+        .unwrap()
+        .shard_iterator()
+        .unwrap()
+        .to_string();
     world.advance(Duration::from_secs(16 * 60));
     assert!(matches!(
         c.get_records()

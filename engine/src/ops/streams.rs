@@ -16,8 +16,8 @@ use super::builder::{string_setter, value_setter};
 use super::require_table_name;
 use crate::client::Client;
 use crate::error::{Exception, Result};
-use crate::stream::{format_sequence, Record, Stream};
-use crate::types::{KeySchemaElement, StreamViewType};
+use crate::stream::{format_sequence, Record};
+use crate::types::{KeySchemaElement, StreamStatus, StreamViewType};
 use crate::world::State;
 
 /// How to position a new shard iterator.
@@ -29,30 +29,147 @@ pub enum ShardIteratorType {
     AfterSequenceNumber,
 }
 
-/// A shard as DescribeStream reports it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ShardDescription {
-    pub shard_id: String,
+/// A shard as DescribeStream reports it (`aws_sdk_dynamodbstreams::types::Shard`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Shard {
+    pub shard_id: Option<String>,
+    pub sequence_number_range: Option<SequenceNumberRange>,
     pub parent_shard_id: Option<String>,
-    pub starting_sequence_number: String,
-    /// Present once the shard is closed.
+}
+
+impl Shard {
+    pub fn shard_id(&self) -> Option<&str> {
+        self.shard_id.as_deref()
+    }
+    pub fn sequence_number_range(&self) -> Option<&SequenceNumberRange> {
+        self.sequence_number_range.as_ref()
+    }
+    pub fn parent_shard_id(&self) -> Option<&str> {
+        self.parent_shard_id.as_deref()
+    }
+}
+
+/// The sequence numbers a shard spans; the end is set once the shard is closed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SequenceNumberRange {
+    pub starting_sequence_number: Option<String>,
     pub ending_sequence_number: Option<String>,
 }
 
-/// A stream as DescribeStream reports it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct StreamDescription {
-    pub stream_arn: String,
-    pub stream_label: String,
-    /// `ENABLED` or `DISABLED`.
-    pub stream_status: String,
-    pub stream_view_type: StreamViewType,
-    pub table_name: String,
-    pub key_schema: Vec<KeySchemaElement>,
-    pub shards: Vec<ShardDescription>,
+impl SequenceNumberRange {
+    pub fn starting_sequence_number(&self) -> Option<&str> {
+        self.starting_sequence_number.as_deref()
+    }
+    pub fn ending_sequence_number(&self) -> Option<&str> {
+        self.ending_sequence_number.as_deref()
+    }
 }
 
-fn stream_of<'a>(state: &'a State, arn: &str) -> Result<(&'a str, &'a Stream)> {
+/// A stream as DescribeStream reports it (`aws_sdk_dynamodbstreams::types::StreamDescription`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StreamDescription {
+    pub stream_arn: Option<String>,
+    pub stream_label: Option<String>,
+    pub stream_status: Option<StreamStatus>,
+    pub stream_view_type: Option<StreamViewType>,
+    pub table_name: Option<String>,
+    pub key_schema: Option<Vec<KeySchemaElement>>,
+    pub shards: Option<Vec<Shard>>,
+    /// Set when the shard list was cut short; the engine lists every shard in one answer.
+    pub last_evaluated_shard_id: Option<String>,
+}
+
+impl StreamDescription {
+    pub fn stream_arn(&self) -> Option<&str> {
+        self.stream_arn.as_deref()
+    }
+    pub fn stream_label(&self) -> Option<&str> {
+        self.stream_label.as_deref()
+    }
+    pub fn stream_status(&self) -> Option<&StreamStatus> {
+        self.stream_status.as_ref()
+    }
+    pub fn stream_view_type(&self) -> Option<&StreamViewType> {
+        self.stream_view_type.as_ref()
+    }
+    pub fn table_name(&self) -> Option<&str> {
+        self.table_name.as_deref()
+    }
+    pub fn key_schema(&self) -> &[KeySchemaElement] {
+        self.key_schema.as_deref().unwrap_or_default()
+    }
+    /// Parents before children.
+    pub fn shards(&self) -> &[Shard] {
+        self.shards.as_deref().unwrap_or_default()
+    }
+    pub fn last_evaluated_shard_id(&self) -> Option<&str> {
+        self.last_evaluated_shard_id.as_deref()
+    }
+}
+
+/// What DescribeStream returns.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DescribeStreamOutput {
+    pub stream_description: Option<StreamDescription>,
+}
+
+impl DescribeStreamOutput {
+    pub fn stream_description(&self) -> Option<&StreamDescription> {
+        self.stream_description.as_ref()
+    }
+}
+
+/// What GetShardIterator returns.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GetShardIteratorOutput {
+    pub shard_iterator: Option<String>,
+}
+
+impl GetShardIteratorOutput {
+    /// The iterator (an opaque string) to pass to GetRecords.
+    pub fn shard_iterator(&self) -> Option<&str> {
+        self.shard_iterator.as_deref()
+    }
+}
+
+/// A stream as ListStreams names it (`aws_sdk_dynamodbstreams::types::Stream`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stream {
+    pub stream_arn: Option<String>,
+    pub table_name: Option<String>,
+    pub stream_label: Option<String>,
+}
+
+impl Stream {
+    pub fn stream_arn(&self) -> Option<&str> {
+        self.stream_arn.as_deref()
+    }
+    pub fn table_name(&self) -> Option<&str> {
+        self.table_name.as_deref()
+    }
+    pub fn stream_label(&self) -> Option<&str> {
+        self.stream_label.as_deref()
+    }
+}
+
+/// What ListStreams returns.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ListStreamsOutput {
+    pub streams: Option<Vec<Stream>>,
+    /// Set when the list was cut short; the engine lists every stream in one answer.
+    pub last_evaluated_stream_arn: Option<String>,
+}
+
+impl ListStreamsOutput {
+    pub fn streams(&self) -> &[Stream] {
+        self.streams.as_deref().unwrap_or_default()
+    }
+    pub fn last_evaluated_stream_arn(&self) -> Option<&str> {
+        self.last_evaluated_stream_arn.as_deref()
+    }
+}
+
+fn stream_of<'a>(state: &'a State, arn: &str) -> Result<(&'a str, &'a crate::stream::Stream)> {
     state
         .tables
         .values()
@@ -87,11 +204,18 @@ impl DescribeStreamFluentBuilder {
         self.stream_arn = Some(arn.into());
         self
     }
+    pub fn set_stream_arn(mut self, arn: Option<String>) -> Self {
+        self.stream_arn = arn;
+        self
+    }
+    pub fn get_stream_arn(&self) -> &Option<String> {
+        &self.stream_arn
+    }
 
     pub fn send(
         self,
     ) -> std::result::Result<
-        StreamDescription,
+        DescribeStreamOutput,
         crate::error::SdkError<crate::error::operations::DescribeStreamError>,
     > {
         self.client.world().send("DescribeStream", |state| {
@@ -102,28 +226,38 @@ impl DescribeStreamFluentBuilder {
             })?;
             let (table, stream) = stream_of(state, arn)?;
             let t = &state.tables[table];
-            Ok(StreamDescription {
-                stream_arn: stream.arn.clone(),
-                stream_label: stream.label.clone(),
-                stream_status: if stream.disabled {
-                    "DISABLED"
-                } else {
-                    "ENABLED"
-                }
-                .to_string(),
-                stream_view_type: stream.view_type,
-                table_name: table.to_string(),
-                key_schema: t.key_elements.clone(),
-                shards: stream
-                    .shards
-                    .iter()
-                    .map(|s| ShardDescription {
-                        shard_id: s.shard_id.clone(),
-                        parent_shard_id: s.parent_shard_id.clone(),
-                        starting_sequence_number: format_sequence(s.starting_sequence_number),
-                        ending_sequence_number: s.ending_sequence_number.map(format_sequence),
-                    })
-                    .collect(),
+            Ok(DescribeStreamOutput {
+                stream_description: Some(StreamDescription {
+                    stream_arn: Some(stream.arn.clone()),
+                    stream_label: Some(stream.label.clone()),
+                    stream_status: Some(if stream.disabled {
+                        StreamStatus::Disabled
+                    } else {
+                        StreamStatus::Enabled
+                    }),
+                    stream_view_type: Some(stream.view_type),
+                    table_name: Some(table.to_string()),
+                    key_schema: Some(t.key_elements.clone()),
+                    shards: Some(
+                        stream
+                            .shards
+                            .iter()
+                            .map(|s| Shard {
+                                shard_id: Some(s.shard_id.clone()),
+                                parent_shard_id: s.parent_shard_id.clone(),
+                                sequence_number_range: Some(SequenceNumberRange {
+                                    starting_sequence_number: Some(format_sequence(
+                                        s.starting_sequence_number,
+                                    )),
+                                    ending_sequence_number: s
+                                        .ending_sequence_number
+                                        .map(format_sequence),
+                                }),
+                            })
+                            .collect(),
+                    ),
+                    last_evaluated_shard_id: None,
+                }),
             })
         })
     }
@@ -157,11 +291,10 @@ impl GetShardIteratorFluentBuilder {
     value_setter!(shard_iterator_type, set_shard_iterator_type, get_shard_iterator_type: ShardIteratorType);
     string_setter!(sequence_number, set_sequence_number, get_sequence_number);
 
-    /// Returns the iterator (an opaque string).
     pub fn send(
         self,
     ) -> std::result::Result<
-        String,
+        GetShardIteratorOutput,
         crate::error::SdkError<crate::error::operations::GetShardIteratorError>,
     > {
         self.client.world().send("GetShardIterator", |state| {
@@ -195,7 +328,9 @@ impl GetShardIteratorFluentBuilder {
             if position < shard.trimmed_before {
                 return Err(trimmed());
             }
-            Ok(encode(arn, shard_id, position, state.now_ms))
+            Ok(GetShardIteratorOutput {
+                shard_iterator: Some(encode(arn, shard_id, position, state.now_ms)),
+            })
         })
     }
 }
@@ -221,16 +356,16 @@ fn decode(iterator: &str) -> Option<(String, String, u64, u64)> {
 }
 
 /// One page of stream records.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct GetRecordsOutput {
-    pub records: Vec<Record>,
+    pub records: Option<Vec<Record>>,
     /// `None` when the shard is closed and every record has been read.
     pub next_shard_iterator: Option<String>,
 }
 
 impl GetRecordsOutput {
     pub fn records(&self) -> &[Record] {
-        &self.records
+        self.records.as_deref().unwrap_or_default()
     }
     pub fn next_shard_iterator(&self) -> Option<&str> {
         self.next_shard_iterator.as_deref()
@@ -257,9 +392,23 @@ impl GetRecordsFluentBuilder {
         self.shard_iterator = Some(iterator.into());
         self
     }
+    pub fn set_shard_iterator(mut self, iterator: Option<String>) -> Self {
+        self.shard_iterator = iterator;
+        self
+    }
+    pub fn get_shard_iterator(&self) -> &Option<String> {
+        &self.shard_iterator
+    }
     pub fn limit(mut self, limit: i32) -> Self {
         self.limit = Some(limit);
         self
+    }
+    pub fn set_limit(mut self, limit: Option<i32>) -> Self {
+        self.limit = limit;
+        self
+    }
+    pub fn get_limit(&self) -> &Option<i32> {
+        &self.limit
     }
 
     pub fn send(
@@ -312,7 +461,7 @@ impl GetRecordsFluentBuilder {
             let drained = start + records.len() == shard.records.len();
             let closed = shard.ending_sequence_number.is_some() || stream.disabled;
             Ok(GetRecordsOutput {
-                records,
+                records: Some(records),
                 next_shard_iterator: if closed && drained { None } else { Some(encode(&arn, &shard_id, next, state.now_ms)) },
             })
         })
@@ -337,24 +486,40 @@ impl ListStreamsFluentBuilder {
         self.table_name = Some(name.into());
         self
     }
+    pub fn set_table_name(mut self, name: Option<String>) -> Self {
+        self.table_name = name;
+        self
+    }
+    pub fn get_table_name(&self) -> &Option<String> {
+        &self.table_name
+    }
 
-    /// Returns the stream ARNs.
     pub fn send(
         self,
     ) -> std::result::Result<
-        Vec<String>,
+        ListStreamsOutput,
         crate::error::SdkError<crate::error::operations::ListStreamsError>,
     > {
         self.client.world().send("ListStreams", |state| {
             if let Some(name) = &self.table_name {
                 require_table_name(&Some(name.clone()))?;
             }
-            Ok(state
+            let streams = state
                 .tables
                 .values()
                 .filter(|t| self.table_name.as_ref().is_none_or(|n| *n == t.name))
-                .filter_map(|t| t.stream_log.as_ref().map(|s| s.arn.clone()))
-                .collect())
+                .filter_map(|t| {
+                    t.stream_log.as_ref().map(|s| Stream {
+                        stream_arn: Some(s.arn.clone()),
+                        table_name: Some(t.name.clone()),
+                        stream_label: Some(s.label.clone()),
+                    })
+                })
+                .collect();
+            Ok(ListStreamsOutput {
+                streams: Some(streams),
+                last_evaluated_stream_arn: None,
+            })
         })
     }
 }

@@ -16,22 +16,102 @@ use crate::error::{Exception, Result};
 use crate::table::key::KeySchema;
 use crate::table::{Index, IndexKind, Store};
 use crate::types::{
-    AttributeDefinition, BillingMode, GlobalSecondaryIndex, IndexStatus, KeyType,
+    AttributeDefinition, BillingMode, IndexStatus, KeySchemaElement, KeyType, Projection,
     ProvisionedThroughput, StreamSpecification, TableDescription,
 };
 use crate::world::State;
 
-/// One change to a table's global secondary indexes.
-#[derive(Clone, Debug, PartialEq)]
-pub enum GlobalSecondaryIndexUpdate {
-    Create(GlobalSecondaryIndex),
-    Delete {
-        index_name: String,
-    },
-    Update {
-        index_name: String,
-        provisioned_throughput: ProvisionedThroughput,
-    },
+/// One change to a table's global secondary indexes, as the SDK's: exactly one of `create`,
+/// `update` and `delete` is set (DynamoDB refuses none or several with a ValidationException).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GlobalSecondaryIndexUpdate {
+    pub update: Option<UpdateGlobalSecondaryIndexAction>,
+    pub create: Option<CreateGlobalSecondaryIndexAction>,
+    pub delete: Option<DeleteGlobalSecondaryIndexAction>,
+}
+
+impl GlobalSecondaryIndexUpdate {
+    pub fn update(&self) -> Option<&UpdateGlobalSecondaryIndexAction> {
+        self.update.as_ref()
+    }
+    pub fn create(&self) -> Option<&CreateGlobalSecondaryIndexAction> {
+        self.create.as_ref()
+    }
+    pub fn delete(&self) -> Option<&DeleteGlobalSecondaryIndexAction> {
+        self.delete.as_ref()
+    }
+}
+
+/// A new global secondary index for an existing table (it is backfilled).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CreateGlobalSecondaryIndexAction {
+    pub index_name: String,
+    pub key_schema: Vec<KeySchemaElement>,
+    /// Required by DynamoDB, optional in the SDK's shape.
+    pub projection: Option<Projection>,
+    pub provisioned_throughput: Option<ProvisionedThroughput>,
+}
+
+impl CreateGlobalSecondaryIndexAction {
+    pub fn index_name(&self) -> &str {
+        &self.index_name
+    }
+    pub fn key_schema(&self) -> &[KeySchemaElement] {
+        &self.key_schema
+    }
+    pub fn projection(&self) -> Option<&Projection> {
+        self.projection.as_ref()
+    }
+    pub fn provisioned_throughput(&self) -> Option<&ProvisionedThroughput> {
+        self.provisioned_throughput.as_ref()
+    }
+}
+
+/// The removal of a global secondary index.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DeleteGlobalSecondaryIndexAction {
+    pub index_name: String,
+}
+
+impl DeleteGlobalSecondaryIndexAction {
+    pub fn index_name(&self) -> &str {
+        &self.index_name
+    }
+}
+
+/// New provisioned throughput for a global secondary index.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UpdateGlobalSecondaryIndexAction {
+    pub index_name: String,
+    pub provisioned_throughput: Option<ProvisionedThroughput>,
+}
+
+impl UpdateGlobalSecondaryIndexAction {
+    pub fn index_name(&self) -> &str {
+        &self.index_name
+    }
+    pub fn provisioned_throughput(&self) -> Option<&ProvisionedThroughput> {
+        self.provisioned_throughput.as_ref()
+    }
+}
+
+/// What one index update asks for, once checked to be exactly one action.
+enum IndexChange<'a> {
+    Create(&'a CreateGlobalSecondaryIndexAction),
+    Delete(&'a str),
+    Update(&'a str, Option<ProvisionedThroughput>),
+}
+
+fn index_change(update: &GlobalSecondaryIndexUpdate) -> Result<IndexChange<'_>> {
+    match (&update.create, &update.update, &update.delete) {
+        (Some(c), None, None) => Ok(IndexChange::Create(c)),
+        (None, Some(u), None) => Ok(IndexChange::Update(&u.index_name, u.provisioned_throughput)),
+        (None, None, Some(d)) => Ok(IndexChange::Delete(&d.index_name)),
+        // Wording unverified against the service.
+        _ => Err(invalid(
+            "One of GlobalSecondaryIndexUpdate's Create, Update and Delete must be set, and only one",
+        )),
+    }
 }
 
 /// The parameters of an UpdateTable request.
@@ -148,8 +228,13 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
             None => defs.push(d.clone()),
         }
     }
-    match input.global_secondary_index_updates.first() {
-        Some(GlobalSecondaryIndexUpdate::Create(gsi)) => {
+    let change = input
+        .global_secondary_index_updates
+        .first()
+        .map(index_change)
+        .transpose()?;
+    match &change {
+        Some(IndexChange::Create(gsi)) => {
             validate_name(&gsi.index_name, "indexName")?;
             if table.index(&gsi.index_name).is_some() {
                 return Err(invalid(format!("Index already exists: {}", gsi.index_name)));
@@ -203,10 +288,9 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
                 "globalSecondaryIndexUpdates.member.create",
                 &mut 0,
             )?;
-            new_index = Some((gsi.clone(), projection, schema, throughput));
+            new_index = Some(((*gsi).clone(), projection, schema, throughput));
         }
-        Some(GlobalSecondaryIndexUpdate::Delete { index_name })
-        | Some(GlobalSecondaryIndexUpdate::Update { index_name, .. }) => {
+        Some(IndexChange::Delete(index_name)) | Some(IndexChange::Update(index_name, _)) => {
             match table.index(index_name) {
                 Some(i) if i.kind == IndexKind::Global => {}
                 _ => {
@@ -247,8 +331,8 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
         table.throughput = Some(t);
     }
     table.attribute_definitions = defs;
-    match input.global_secondary_index_updates.first() {
-        Some(GlobalSecondaryIndexUpdate::Create(_)) => {
+    match change {
+        Some(IndexChange::Create(_)) => {
             let (gsi, projection, schema, throughput) = new_index.expect("validated");
             let count = throughput.map_or(8, |t| {
                 partitions_for_throughput(t.read_capacity_units, t.write_capacity_units)
@@ -265,16 +349,15 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
                 backfill_due_ms: Some(now + backfill_ms),
             });
         }
-        Some(GlobalSecondaryIndexUpdate::Delete { index_name }) => {
-            table.indexes.retain(|i| &i.name != index_name);
-            table.index_queue.retain(|p| &p.index != index_name);
+        Some(IndexChange::Delete(index_name)) => {
+            table.indexes.retain(|i| i.name != index_name);
+            table.index_queue.retain(|p| p.index != index_name);
         }
-        Some(GlobalSecondaryIndexUpdate::Update {
-            index_name,
-            provisioned_throughput,
-        }) => {
-            if let Some(i) = table.indexes.iter_mut().find(|i| &i.name == index_name) {
-                i.throughput = Some(*provisioned_throughput);
+        Some(IndexChange::Update(index_name, provisioned_throughput)) => {
+            if let Some(i) = table.indexes.iter_mut().find(|i| i.name == index_name) {
+                if provisioned_throughput.is_some() {
+                    i.throughput = provisioned_throughput;
+                }
             }
         }
         None => {}

@@ -141,9 +141,10 @@ macro_rules! shape_builder {
 pub(crate) use shape_builder;
 
 use super::{
-    AttributeDefinition, GlobalSecondaryIndex, KeySchemaElement, KeyType, LocalSecondaryIndex,
-    Projection, ProjectionType, ProvisionedThroughput, ScalarAttributeType, StreamSpecification,
-    StreamViewType, TimeToLiveSpecification,
+    AttributeDefinition, CreateGlobalSecondaryIndexAction, DeleteGlobalSecondaryIndexAction,
+    GlobalSecondaryIndex, GlobalSecondaryIndexUpdate, KeySchemaElement, KeyType,
+    LocalSecondaryIndex, Projection, ProjectionType, ProvisionedThroughput, ScalarAttributeType,
+    StreamSpecification, StreamViewType, TimeToLiveSpecification, UpdateGlobalSecondaryIndexAction,
 };
 
 shape_builder! {
@@ -211,5 +212,40 @@ shape_builder! {
     TimeToLiveSpecification => TimeToLiveSpecificationBuilder, fallible {
         req enabled / set_enabled / get_enabled: bool,
         req attribute_name / set_attribute_name / get_attribute_name: String,
+    }
+}
+
+shape_builder! {
+    /// Builds a [`GlobalSecondaryIndexUpdate`]: set exactly one of the three actions (the SDK's
+    /// `build()` is infallible; DynamoDB refuses none or several).
+    GlobalSecondaryIndexUpdate => GlobalSecondaryIndexUpdateBuilder, infallible {
+        opt update / set_update / get_update: UpdateGlobalSecondaryIndexAction,
+        opt create / set_create / get_create: CreateGlobalSecondaryIndexAction,
+        opt delete / set_delete / get_delete: DeleteGlobalSecondaryIndexAction,
+    }
+}
+
+shape_builder! {
+    /// Builds a [`CreateGlobalSecondaryIndexAction`]; the name and the key schema are required.
+    CreateGlobalSecondaryIndexAction => CreateGlobalSecondaryIndexActionBuilder, fallible {
+        req index_name / set_index_name / get_index_name: String,
+        req_list key_schema / set_key_schema / get_key_schema: KeySchemaElement,
+        opt projection / set_projection / get_projection: Projection,
+        opt provisioned_throughput / set_provisioned_throughput / get_provisioned_throughput: ProvisionedThroughput,
+    }
+}
+
+shape_builder! {
+    /// Builds a [`DeleteGlobalSecondaryIndexAction`]; the name is required.
+    DeleteGlobalSecondaryIndexAction => DeleteGlobalSecondaryIndexActionBuilder, fallible {
+        req index_name / set_index_name / get_index_name: String,
+    }
+}
+
+shape_builder! {
+    /// Builds an [`UpdateGlobalSecondaryIndexAction`]; the name is required.
+    UpdateGlobalSecondaryIndexAction => UpdateGlobalSecondaryIndexActionBuilder, fallible {
+        req index_name / set_index_name / get_index_name: String,
+        opt provisioned_throughput / set_provisioned_throughput / get_provisioned_throughput: ProvisionedThroughput,
     }
 }

@@ -124,6 +124,10 @@ wire_enum!(
     TableStatus { Creating => "CREATING", Updating => "UPDATING", Deleting => "DELETING", Active => "ACTIVE" }
 );
 wire_enum!(
+    /// The lifecycle of a stream (the streams API's `StreamStatus`).
+    StreamStatus { Enabling => "ENABLING", Enabled => "ENABLED", Disabling => "DISABLING", Disabled => "DISABLED" }
+);
+wire_enum!(
     /// The lifecycle of a secondary index.
     IndexStatus { Creating => "CREATING", Updating => "UPDATING", Deleting => "DELETING", Active => "ACTIVE" }
 );
@@ -570,8 +574,13 @@ impl From<ScalarAttributeType> for crate::expr::ScalarType {
         }
     }
 }
-pub use crate::ops::streams::{ShardDescription, ShardIteratorType, StreamDescription};
-pub use crate::ops::update_table::GlobalSecondaryIndexUpdate;
+pub use crate::ops::streams::{
+    SequenceNumberRange, Shard, ShardIteratorType, Stream, StreamDescription,
+};
+pub use crate::ops::update_table::{
+    CreateGlobalSecondaryIndexAction, DeleteGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate,
+    UpdateGlobalSecondaryIndexAction,
+};
 pub use crate::ops::update_time_to_live::{TimeToLiveDescription, TimeToLiveSpecification};
 pub use crate::stream::consumer::{EventSourceMapping, StartingPosition};
 pub use crate::stream::{Identity, OperationType, Record, StreamRecord};
