@@ -43,7 +43,7 @@ use engine::world::faults::Az;
 use engine::world::log::RequestRecord;
 use engine::{AttributeValue, Client, Error, Item, World};
 use given::{Session, BY_USER, EXPIRES_AT, SESSION_LIFETIME_S, TABLE};
-use katas_testkit::{check_eq_text, fail, run, seeded, Rng};
+use katas_testkit::{check_eq_text, fail, run, seeded, thousands, Rng};
 use learner::{login, logout, refresh, session, sessions_of};
 
 /// How late every replica of a session's partition receives writes in the read-your-write test.
@@ -515,8 +515,8 @@ fn logout_ends_the_session(seed: u64) {
     if !matches!(found, Ok(None)) {
         let stale = match sent.iter().find(|r| r.consistent_read == Some(false)) {
             Some(read) => format!(
-                " Its {} was eventually consistent: a replica that had not yet received the \
-                 logout's DeleteItem answered, with the session it ended. Read the session with \
+                " Its {} was answered by a replica that had not yet received the logout's \
+                 DeleteItem, with the session it ended. Read the session with \
                  consistent_read(true): the leader reflects every acknowledged write, a delete \
                  too.",
                 show_bare(read)
@@ -1080,16 +1080,17 @@ fn check_expiry(call: &str, item: &Item, now: u64) {
     }
     let seconds_note = format!(
         "The world's now is {now} ({}), so expires_at must be {want} ({}): now + \
-         {SESSION_LIFETIME_S} seconds.",
+         {} seconds.",
         at(now),
-        at(want)
+        at(want),
+        thousands(SESSION_LIFETIME_S)
     );
     if stored >= 1e11 {
         fail(format!(
             "{call} stored expires_at = {value}: milliseconds. TTL reads its attribute as epoch \
              seconds, so that is a date some {} years from now — DynamoDB ignores it and never \
              deletes the session. {seconds_note}",
-            katas_testkit::thousands((stored / 31_557_600.0) as i64)
+            thousands((stored / 31_557_600.0) as i64)
         ));
     }
     let off = stored - want as f64;
