@@ -26,7 +26,7 @@
 
 pub mod admission;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::types::{Capacity, ConsumedCapacity, ReturnConsumedCapacity};
 
@@ -139,13 +139,13 @@ impl Consumption {
         };
         if mode == ReturnConsumedCapacity::Indexes {
             out.table = Some(capacity(self.read, self.write));
-            let gsis: BTreeMap<String, Capacity> = self
+            let gsis: HashMap<String, Capacity> = self
                 .indexes
                 .iter()
                 .filter(|(_, (_, _, g))| *g)
                 .map(|(n, (r, w, _))| (n.clone(), capacity(*r, *w)))
                 .collect();
-            let lsis: BTreeMap<String, Capacity> = self
+            let lsis: HashMap<String, Capacity> = self
                 .indexes
                 .iter()
                 .filter(|(_, (_, _, g))| !*g)

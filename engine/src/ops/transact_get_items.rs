@@ -78,6 +78,10 @@ impl TransactGetItemsOutput {
     pub fn responses(&self) -> &[ItemResponse] {
         &self.responses
     }
+    /// One entry per table, when the request asked for it.
+    pub fn consumed_capacity(&self) -> &[ConsumedCapacity] {
+        self.consumed_capacity.as_deref().unwrap_or_default()
+    }
 }
 
 /// Builds and sends a TransactGetItems request.

@@ -111,6 +111,13 @@ pub struct TransactWriteItemsOutput {
     pub consumed_capacity: Option<Vec<ConsumedCapacity>>,
 }
 
+impl TransactWriteItemsOutput {
+    /// One entry per table, when the request asked for it.
+    pub fn consumed_capacity(&self) -> &[ConsumedCapacity] {
+        self.consumed_capacity.as_deref().unwrap_or_default()
+    }
+}
+
 /// Builds and sends a TransactWriteItems request.
 #[derive(Clone, Debug)]
 pub struct TransactWriteItemsFluentBuilder {

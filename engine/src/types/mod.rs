@@ -13,7 +13,7 @@
 //! Enums convert to and from DynamoDB's wire strings (`as_str`, `FromStr`) so messages can
 //! quote them exactly.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::fmt;
 
 use crate::value::Item;
@@ -366,16 +366,44 @@ pub struct ConsumedCapacity {
     pub write_capacity_units: Option<f64>,
     /// Filled for `INDEXES` only.
     pub table: Option<Capacity>,
-    pub local_secondary_indexes: Option<BTreeMap<String, Capacity>>,
-    pub global_secondary_indexes: Option<BTreeMap<String, Capacity>>,
+    pub local_secondary_indexes: Option<HashMap<String, Capacity>>,
+    pub global_secondary_indexes: Option<HashMap<String, Capacity>>,
 }
 
 impl ConsumedCapacity {
     pub fn capacity_units(&self) -> Option<f64> {
         self.capacity_units
     }
+    pub fn read_capacity_units(&self) -> Option<f64> {
+        self.read_capacity_units
+    }
+    pub fn write_capacity_units(&self) -> Option<f64> {
+        self.write_capacity_units
+    }
     pub fn table_name(&self) -> Option<&str> {
         self.table_name.as_deref()
+    }
+    /// The table's own share (`ReturnConsumedCapacity::Indexes` only).
+    pub fn table(&self) -> Option<&Capacity> {
+        self.table.as_ref()
+    }
+    pub fn local_secondary_indexes(&self) -> Option<&HashMap<String, Capacity>> {
+        self.local_secondary_indexes.as_ref()
+    }
+    pub fn global_secondary_indexes(&self) -> Option<&HashMap<String, Capacity>> {
+        self.global_secondary_indexes.as_ref()
+    }
+}
+
+impl Capacity {
+    pub fn capacity_units(&self) -> Option<f64> {
+        self.capacity_units
+    }
+    pub fn read_capacity_units(&self) -> Option<f64> {
+        self.read_capacity_units
+    }
+    pub fn write_capacity_units(&self) -> Option<f64> {
+        self.write_capacity_units
     }
 }
 
