@@ -176,7 +176,7 @@ fn racing_duplicates_credit_once(seed: u64) {
             });
         let log = s.requests_since(from);
         let after = s.balance(&card);
-        let calls = show_race(&s, &log, &results);
+        let calls = show_race(&s, &log, &results, t0);
         let context = format!(
             "Round {}: {CLIENTS} clients send {} at once (client i at now = t0 + i s), then \
              each sends it once more 10 s later. Every replica of the record's partition {} \
@@ -190,13 +190,23 @@ fn racing_duplicates_credit_once(seed: u64) {
         if after != before + request.amount_cents {
             let credits: Vec<&RequestRecord> = log.iter().filter(|r| s.credits(r, &card)).collect();
             let shown: Vec<String> = credits.iter().map(|r| s.show(r)).collect();
+            let read_first = credits.iter().all(|w| {
+                log.iter()
+                    .any(|r| r.client == w.client && r.seq < w.seq && r.operation == "GetItem")
+            });
+            let how = if read_first {
+                "each of those writes was sent after its client had looked for the key's record \
+                 and, since none of them had written it yet, not found it — a read-then-write \
+                 race. A read cannot stop another client from writing between your read and your \
+                 write; only a condition on the write can."
+            } else {
+                "none of those writes was refused when another one had already recorded the key: \
+                 the record's write needs a condition that fails once the key is recorded."
+            };
             let cause = if credited > 1 {
                 format!(
-                    "The card was credited {credited} times for one key ({}): each of those \
-                     writes was sent after its client had looked for the key and found no \
-                     record, because none of them had written it yet — a read-then-write race. \
-                     A read cannot stop another client from writing between your read and your \
-                     write; only a condition on the write can. {ONE_TRANSACTION}",
+                    "The card was credited {credited} times for one key ({}): {how} \
+                     {ONE_TRANSACTION}",
                     shown.join(", ")
                 )
             } else {
@@ -222,12 +232,13 @@ fn racing_duplicates_credit_once(seed: u64) {
                 let eventual = own.iter().find(|r| r.consistent_read == Some(false));
                 let why = match (result, eventual) {
                     (Err(_), Some(read)) => format!(
-                        " Its {} was eventually consistent: a replica the record had not reached \
-                         yet answered it, with no item. The record another client wrote is \
+                        " Its {} was eventually consistent: with the record's replicas 60 s \
+                         behind, such a read is answered by a replica the record has not reached, \
+                         which has no item. The record another client wrote is \
                          milliseconds old when a duplicate's condition fails: read it strongly \
                          consistent (consistent_read(true)), or ask the failed Put for it with \
                          ReturnValuesOnConditionCheckFailure = ALL_OLD.",
-                        s.show(read)
+                        s.show_bare(read)
                     ),
                     (Err(_), None) => " A request whose key is already recorded, with the same \
                         card and amount, is a duplicate: it succeeds, with the stored receipt."
@@ -246,7 +257,7 @@ fn racing_duplicates_credit_once(seed: u64) {
                 };
                 fail(format!(
                     "{context}\nThe card was credited once, by the request whose receipt the \
-                     record holds: {}. But client {i}'s {} call returned {}.{why}",
+                     record holds: {} (t0 = {t0}). But client {i}'s {} call returned {}.{why}",
                     show_option_receipt(&winner),
                     ["first", "second"][j],
                     show_result(result)
@@ -333,9 +344,9 @@ fn keys_expire_after_a_day(seed: u64) {
             }
         }
         Some(other) => fail(format!(
-            "{context} It holds {}, not a number: TTL only reads a Number of epoch seconds and \
-             ignores any other type, so the record is never deleted.",
-            engine::value::item_to_json(&Item::from([("v".to_string(), other.clone())]))
+            "{context} It holds {}, not a number (N): TTL only reads a Number of epoch seconds \
+             and ignores any other type, so the record is never deleted.",
+            show_value(other)
         )),
     }
     // The table's TTL is on the attribute: DynamoDB deletes the record a while after expiry.
@@ -765,7 +776,12 @@ impl Scene {
             None => {}
         }
         notes.push(r.error.unwrap_or("ok").to_string());
-        let on: Vec<String> = r.partitions.iter().map(|(_, p)| p.to_string()).collect();
+        // A failed request's log entry lists only the partitions it reached before failing.
+        let on: Vec<String> = if r.succeeded() {
+            r.partitions.iter().map(|(_, p)| p.to_string()).collect()
+        } else {
+            Vec::new()
+        };
         let on = match on.len() {
             0 => String::new(),
             1 => format!(" on partition {}", on[0]),
@@ -776,6 +792,13 @@ impl Scene {
             .map(|c| format!("client {c}'s "))
             .unwrap_or_default();
         format!("{who}{} #{}{on} ({})", r.operation, r.seq, notes.join(", "))
+    }
+
+    /// [`Scene::show`] without the client.
+    fn show_bare(&self, r: &RequestRecord) -> String {
+        let mut r = r.clone();
+        r.client = None;
+        self.show(&r)
     }
 
     fn show_all(&self, requests: &[RequestRecord]) -> String {
@@ -792,6 +815,7 @@ fn show_race(
     s: &Scene,
     log: &[RequestRecord],
     results: &[[Result<Receipt, TopUpError>; 2]],
+    t0: u64,
 ) -> String {
     let mut text = String::from("The requests, in the order the schedule admitted them:");
     for r in log {
@@ -799,9 +823,9 @@ fn show_race(
     }
     for (i, pair) in results.iter().enumerate() {
         text.push_str(&format!(
-            "\n  client {i}: {} then {}",
-            show_result(&pair[0]),
-            show_result(&pair[1])
+            "\n  client {i} returned {}, then {}",
+            show_short(&pair[0], t0),
+            show_short(&pair[1], t0)
         ));
     }
     text
@@ -848,6 +872,18 @@ fn show_receipt(r: &Receipt) -> String {
     )
 }
 
+/// A result in the race: `Ok(credited_at = t0 + 1 s)`, `Err(KeyReused)`, `Err(Engine(..))`.
+fn show_short(r: &Result<Receipt, TopUpError>, t0: u64) -> String {
+    match r {
+        Ok(receipt) => format!(
+            "Ok(credited_at = t0 + {} s)",
+            receipt.credited_at as i64 - t0 as i64
+        ),
+        Err(TopUpError::KeyReused { .. }) => "Err(KeyReused)".to_string(),
+        Err(TopUpError::Engine(e)) => format!("Err(Engine({e}))"),
+    }
+}
+
 fn show_option_receipt(r: &Option<Receipt>) -> String {
     r.as_ref().map_or(
         "no receipt (the key has no complete record)".to_string(),
@@ -865,9 +901,27 @@ fn show_result(r: &Result<Receipt, TopUpError>) -> String {
     }
 }
 
-/// An item as JSON, attributes sorted.
+/// An item, attributes sorted: `{PK = "IDEMPOTENCY#k-1", amount = 1500, card = "c-1"}`.
 fn show_item(item: &Item) -> String {
-    engine::value::item_to_json(item).to_string()
+    let mut names: Vec<&String> = item.keys().collect();
+    names.sort();
+    let shown: Vec<String> = names
+        .into_iter()
+        .map(|name| format!("{name} = {}", show_value(&item[name])))
+        .collect();
+    format!("{{{}}}", shown.join(", "))
+}
+
+/// A number as it is, a string quoted, anything else as JSON.
+fn show_value(v: &AttributeValue) -> String {
+    match v {
+        AttributeValue::N(n) => n.clone(),
+        AttributeValue::S(s) => format!("\"{s}\""),
+        other => {
+            let one = Item::from([("v".to_string(), other.clone())]);
+            engine::value::item_to_json(&one)["v"].to_string()
+        }
+    }
 }
 
 /// `1 h`, `23 h 50 min`.
