@@ -22,7 +22,8 @@
 //!   retry is at least half of its backoff step (the n-th since the chunk began or since the
 //!   last call that wrote something, whichever is smaller) and at most 2 s.
 //! - `waits_are_jittered`: the same load; the waits are not all whole backoff steps.
-//! - `refuses_an_oversized_item`: a 410 KB item at position 41 of 60: `Err`, no request.
+//! - `refuses_an_oversized_item`: 20 small books load; then a 410 KB item at position 41 of
+//!   60: `Err`, and no request sent.
 //! - `returns_other_errors`: no table: `Err(ResourceNotFoundException)` within 3 requests.
 //! - `reads_every_key_back`: 250 ISBNs (repeats, 12 unknown) at 20 RCU: one entry per ISBN, in
 //!   order, `None` exactly for the unknown; BatchGetItem only, no call refused, backoff as
@@ -198,6 +199,19 @@ fn retries_unprocessed_items(seed: u64) {
         ));
     }
     t.scene.expect_stored(&t.call, &t.feed, &t.writes);
+    let units: f64 = t.writes.iter().map(|r| r.write_units).sum();
+    if units > t.feed.len() as f64 {
+        fail(format!(
+            "{} stored every book, but its calls wrote {units} WCU for {} books of 1 WCU each: \
+             {} writes of items that were already stored. A retry carries only what came back in \
+             UnprocessedItems (or, after a call refused whole, the items that call carried), not \
+             the whole chunk again. Its requests: {}",
+            t.call,
+            t.feed.len(),
+            units - t.feed.len() as f64,
+            show_all(&t.writes)
+        ));
+    }
 }
 
 /// The waits before retries grow: at least half of each backoff step, at most 2 s.
@@ -267,6 +281,21 @@ fn waits_are_jittered(seed: u64) {
 fn refuses_an_oversized_item(seed: u64) {
     let mut rng = Rng::new(seed);
     let s = Scene::new(seed, AMPLE_RCU, AMPLE_WCU);
+    // A feed without a large item first: the loader loads at all.
+    let fine: Vec<Item> = (200..220).map(|n| small_book(&mut rng, n)).collect();
+    let call = "load(20 books of under 1 KB)";
+    let (result, sent) = s.watched(call, Guard::for_feed(fine.len()), |c, j| {
+        load(c, fine.clone(), j)
+    });
+    if let Err(e) = result {
+        fail(format!(
+            "{call} failed on a table of {AMPLE_WCU} WCU where nothing needs to be throttled: \
+             {}. Its requests: {}",
+            error_text(&e),
+            show_all(&sent)
+        ));
+    }
+    s.expect_stored(call, &fine, &sent);
     let mut feed: Vec<Item> = (0..60).map(|n| small_book(&mut rng, n)).collect();
     feed[40] = book(&mut rng, 40, 0);
     let base = item_size(&feed[40]);
@@ -330,6 +359,7 @@ fn returns_other_errors(seed: u64) {
     let guard = Guard {
         same_ms: 6,
         total: 6,
+        items: 0,
     };
     let (result, sent) = s.watched(call, guard, |c, j| load(c, feed.clone(), j));
     match result {
@@ -814,6 +844,8 @@ struct Scene {
 struct Guard {
     same_ms: u64,
     total: u64,
+    /// The items of the feed (0 for a call that is not a load).
+    items: usize,
 }
 
 impl Guard {
@@ -823,6 +855,7 @@ impl Guard {
         Guard {
             same_ms: chunks + 3,
             total: 60 * chunks + 100,
+            items,
         }
     }
 
@@ -830,6 +863,7 @@ impl Guard {
         Guard {
             same_ms: n,
             total: n,
+            items: 0,
         }
     }
 }
@@ -907,7 +941,7 @@ impl Scene {
                     self.spinning(call, from, at_ms_start, now);
                 }
                 if requests - from > guard.total {
-                    self.too_many(call, from, guard.total);
+                    self.too_many(call, from, guard);
                 }
             }
         });
@@ -943,19 +977,41 @@ impl Scene {
     }
 
     /// The watchdog's verdict on a call that sent more requests than the test allows.
-    fn too_many(&self, call: &str, from: u64, total: u64) -> ! {
+    fn too_many(&self, call: &str, from: u64, guard: Guard) -> ! {
         let sent = self.requests_since(from);
         let errors: BTreeSet<&str> = sent.iter().filter_map(|r| r.error).collect();
-        let errors: Vec<&str> = errors.into_iter().collect();
+        let only_throttles = errors.iter().all(|e| {
+            matches!(
+                *e,
+                "ProvisionedThroughputExceededException" | "ThrottlingException"
+            )
+        });
+        let units: f64 = sent.iter().map(|r| r.write_units + r.read_units).sum();
+        let why = if only_throttles && guard.items > 0 && units > guard.items as f64 {
+            format!(
+                "It kept writing: its calls wrote {units} WCU in all, for a feed of {} items of \
+                 1 WCU each — items already written were written (and paid for) again. A retry \
+                 carries only what came back in UnprocessedItems (or, after a call refused \
+                 whole, the items that call carried), not the whole chunk again: at {} WCU a \
+                 second a chunk of 25 does not fit in one second.",
+                guard.items, self.wcu
+            )
+        } else {
+            let errors: Vec<&str> = errors.into_iter().collect();
+            format!(
+                "Its errors: {}. Only a throttle is worth a retry — a wait does not bring a \
+                 missing table back.",
+                if errors.is_empty() {
+                    "none".to_string()
+                } else {
+                    errors.join(", ")
+                }
+            )
+        };
         fail(format!(
-            "{call} sent more than {total} requests without returning{}: the test stopped it. \
-             Only a throttle is worth a retry — a wait does not bring a missing table back. \
-             Its requests: {}",
-            if errors.is_empty() {
-                String::new()
-            } else {
-                format!(" (errors: {})", errors.join(", "))
-            },
+            "{call} sent more than {} requests without returning: the test stopped it. {why} Its \
+             requests: {}",
+            guard.total,
             show_all(&sent)
         ))
     }
