@@ -666,18 +666,7 @@ fn racing_box_sets_one_wins(seed: u64) {
                     stored.get(&shared).map_or("nothing".to_string(), show_item),
                     by_client(0),
                     by_client(1),
-                    if sent.iter().any(|r| r.operation.contains("Get")) {
-                        "A check first (is any ISBN taken?) and a write after it leave a gap: \
-                         both clients checked before either wrote. Put the check into the write \
-                         — attribute_not_exists(isbn) on every Put of one TransactWriteItems — \
-                         so DynamoDB decides it atomically, and the second transaction is \
-                         cancelled."
-                    } else {
-                        "Neither write carried a condition, so the second replaced what the \
-                         first had written. Put attribute_not_exists(isbn) on every Put of one \
-                         TransactWriteItems: DynamoDB checks it atomically with the write, and \
-                         the second transaction is cancelled."
-                    }
+                    race_cause(&sent)
                 ))
             }
         }
@@ -687,6 +676,53 @@ fn racing_box_sets_one_wins(seed: u64) {
 // ---------------------------------------------------------------------------------------
 // Judging
 // ---------------------------------------------------------------------------------------
+
+/// Why both of two racing add_box_set calls succeeded, from their requests: a check that came
+/// before the other's write (the interleaving), one that came after it and still found nothing
+/// (an eventually consistent read), or no check at all.
+fn race_cause(sent: &[RequestRecord]) -> String {
+    let first = |client: usize, read: bool| {
+        sent.iter()
+            .find(|r| r.client == Some(client) && r.operation.contains("Get") == read)
+    };
+    let fix = "Put the check into the write — attribute_not_exists(isbn) on every Put of one \
+               TransactWriteItems — so DynamoDB decides it atomically with the write, and the \
+               second transaction is cancelled.";
+    let (Some(check0), Some(check1)) = (first(0, true), first(1, true)) else {
+        return format!(
+            "Neither write carried a condition, so the second replaced what the first had \
+             written. {fix}"
+        );
+    };
+    // The client whose check came last, and the other's write.
+    let (late, early) = if check0.seq > check1.seq {
+        (0, 1)
+    } else {
+        (1, 0)
+    };
+    let late_check = if late == 0 { check0 } else { check1 };
+    match first(early, false) {
+        Some(write) if write.seq < late_check.seq => format!(
+            "Client {late}'s check, {}, came after client {early}'s {} had written, yet client \
+             {late} wrote too: {} A check and a write are two requests; whatever the check \
+             reads, the write cannot rely on it. {fix}",
+            name(late_check),
+            name(write),
+            if late_check.consistent_read == Some(true) {
+                "the read was strongly consistent, so the check was not what let it through."
+            } else {
+                "an eventually consistent read can be served by a replica that has not \
+                 received that write yet (replication takes milliseconds)."
+            }
+        ),
+        _ => format!(
+            "A check first (is any ISBN taken?) and a write after it leave a gap: both clients \
+             checked ({} and {}) before either wrote. {fix}",
+            name(check0),
+            name(check1)
+        ),
+    }
+}
 
 /// One wait before a retry, read from the request log.
 struct Wait {
