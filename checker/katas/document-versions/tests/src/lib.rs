@@ -163,11 +163,21 @@ fn saves_versions_in_turn(seed: u64) {
                  returns it, not {n}",
                 v.version
             )),
-            Err(_) => fail(format!(
-                "{context}.\nThe document was at version {expected} (0: it did not exist), as \
-                 the save expected: it must succeed.\nThe document now:\n{}",
-                show_rows(&s.collection(doc))
-            )),
+            Err(e) => {
+                let new_doc = if expected == 0 && matches!(e, SaveError::Conflict { .. }) {
+                    " The document did not exist: there is no v0, and a missing item has no \
+                     version, so a condition such as version = :expected is false on it and \
+                     the transaction is cancelled. Guard a new document's first save with \
+                     attribute_not_exists(SK)."
+                } else {
+                    ""
+                };
+                fail(format!(
+                    "{context}.\nThe document was at version {expected} (0: it did not exist), \
+                     as the save expected: it must succeed.{new_doc}\nThe document now:\n{}",
+                    show_rows(&s.collection(doc))
+                ))
+            }
         }
         let writes: Vec<&RequestRecord> = sent.iter().filter(|r| is_write(r)).collect();
         if writes.len() > 1 {
@@ -664,7 +674,12 @@ fn errors_are_not_conflicts(seed: u64) {
         show_requests(&sent)
     );
     match &result {
-        Err(SaveError::Engine(_)) => {}
+        Err(SaveError::Engine(e)) if e.code() == Some("ValidationException") => {}
+        Err(SaveError::Engine(e)) => fail(format!(
+            "{context}.\nReturn the engine's error as it reported it: SaveError::Engine with \
+             the ValidationException, not {}.",
+            e.code().unwrap_or("another error")
+        )),
         Err(SaveError::Conflict { current }) => fail(format!(
             "{context}.\nNo other editor saved, and the document is at the version expected: \
              the request was refused as invalid, not for a failed condition. Return it as \
@@ -699,6 +714,7 @@ fn reads_the_latest_and_any_version(seed: u64) {
             .lag_replica(TABLE, partition, az, LAG)
             .unwrap_or_else(|e| fail(format!("the test could not make replicas lag: {e}")));
     }
+    let mut eventual_latest: Option<RequestRecord> = None;
     for v in &all[12..] {
         s.world.advance(Duration::from_secs(1));
         let saved_from = s.next_seq();
@@ -716,6 +732,9 @@ fn reads_the_latest_and_any_version(seed: u64) {
         );
         let got = got.unwrap_or_else(|e| fail(format!("{call} failed: {e}")));
         check_one_get(&call, &sent);
+        if sent[0].consistent_read != Some(true) {
+            eventual_latest.get_or_insert(sent[0].clone());
+        }
         if got.as_ref() != Some(v) {
             let why = match sent.first() {
                 Some(r) if r.consistent_read == Some(false) => format!(
@@ -733,6 +752,16 @@ fn reads_the_latest_and_any_version(seed: u64) {
                 format!("{call}, returned another version.{why}"),
             );
         }
+    }
+    if let Some(r) = eventual_latest {
+        fail(format!(
+            "latest(\"{doc}\") sent {}: it returned the newest version here, but only because \
+             the replica that answered had the last save. Read v0 strongly consistent \
+             (consistent_read(true)): the version latest shows is the expected of the editor's \
+             next save, and a replica that has not received the last save would show one that \
+             is already gone.",
+            show_bare(&r)
+        ));
     }
     s.world.heal_all();
     s.world.settle();
