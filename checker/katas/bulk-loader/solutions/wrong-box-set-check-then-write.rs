@@ -1,8 +1,10 @@
 //! # Kata: the bulk loader — known-wrong: check, then write
 //!
-//! Reads the set's ISBNs first (BatchGetItem) and writes them in one TransactWriteItems without
-//! conditions only if none was found: right alone, but two imports that both read before either
-//! writes both write — the second replaces the first's items.
+//! Reads the set's ISBNs first (BatchGetItem) and trusts the read: when it found none taken,
+//! the TransactWriteItems carries no conditions (only a read that found one sends the guarded
+//! transaction, to get DynamoDB's cancellation). Right alone; but two imports that both read
+//! before either writes — or one whose eventually consistent read misses the other's write —
+//! both write, and the second replaces the first's items.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -146,20 +148,20 @@ pub fn read_books(
 pub fn add_box_set(client: &Client, set: Item, volumes: Vec<Item>) -> Result<(), Error> {
     let items: Vec<Item> = std::iter::once(set).chain(volumes).collect();
     let isbns: Vec<String> = items.iter().map(isbn_of).collect();
+    // Look first: is any ISBN taken?
     let existing = read_books(client, &isbns, &mut Jitter::new(7))?;
-    if let Some(i) = existing.iter().position(Option::is_some) {
-        return Err(Error::validation(format!(
-            "{} is already in the catalogue",
-            isbns[i]
-        )));
-    }
+    let taken = existing.iter().any(Option::is_some);
     let mut request = client.transact_write_items();
     for item in items {
-        let put = Put::builder()
-            .table_name(TABLE)
-            .set_item(Some(item))
-            .build()?;
-        request = request.transact_items(TransactWriteItem::builder().put(put).build());
+        let put = Put::builder().table_name(TABLE).set_item(Some(item));
+        // Guard the Puts only when the read found a taken ISBN (so the caller gets DynamoDB's
+        // cancellation); when it found none, trust it and write plainly.
+        let put = if taken {
+            put.condition_expression("attribute_not_exists(isbn)")
+        } else {
+            put
+        };
+        request = request.transact_items(TransactWriteItem::builder().put(put.build()?).build());
     }
     request.send()?;
     Ok(())
