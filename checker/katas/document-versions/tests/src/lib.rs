@@ -656,10 +656,21 @@ fn errors_are_not_conflicts(seed: u64) {
     let doc = "attachments";
     s.store(doc, &script(1));
     s.world.advance(Duration::from_secs(1));
+    // First a save DynamoDB accepts: a save that always fails is no proof of anything here.
+    let first = learner::save(&s.client, doc, 1, "bo", "see the attached log");
+    if first != Ok(2) {
+        fail(format!(
+            "save(\"{doc}\", expected 1, \"bo\", \"see the attached log\") on a document at \
+             version 1, with no one else editing, returned {}: it must save version 2 (before \
+             this test tries a body that is too large)",
+            show_save(&first)
+        ));
+    }
+    s.world.advance(Duration::from_secs(1));
     let before = s.collection(doc);
     let huge = "x".repeat(410 * 1024);
     let from = s.next_seq();
-    let result = learner::save(&s.client, doc, 1, "bo", &huge);
+    let result = learner::save(&s.client, doc, 2, "bo", &huge);
     let sent = s.requests_since(from);
     let refused = sent
         .iter()
@@ -667,7 +678,7 @@ fn errors_are_not_conflicts(seed: u64) {
         .find_map(|r| r.error)
         .unwrap_or("an error");
     let context = format!(
-        "save(\"{doc}\", expected 1, \"bo\", 410 KB of text) on a document at version 1: the \
+        "save(\"{doc}\", expected 2, \"bo\", 410 KB of text) on a document at version 2: the \
          items would be larger than DynamoDB's 400 KB, so the write is refused ({refused}). \
          The save returned {}; its requests: {}",
         show_save(&result),
