@@ -1097,8 +1097,9 @@ impl Scene {
             String::new()
         } else {
             format!(
-                "The partition refused reads (partition metrics): {}; each refused key came \
-                 back in UnprocessedKeys. ",
+                "The partition refused reads (partition metrics): {}; a refused key comes back in \
+                 UnprocessedKeys — or, when a call could read nothing, the call fails with \
+                 ProvisionedThroughputExceededException. ",
                 refused.join(", ")
             )
         }
