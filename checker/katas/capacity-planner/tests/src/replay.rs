@@ -48,7 +48,7 @@ pub fn create(plan: &Plan, seed: u64) -> Result<Scene, String> {
         .table_name(TABLE)
         .attribute_definitions(AttributeDefinition::new("PK", ScalarAttributeType::S))
         .key_schema(KeySchemaElement::new("PK", KeyType::Hash))
-        .billing_mode(plan.billing_mode.clone())
+        .billing_mode(plan.billing_mode)
         .set_provisioned_throughput(plan.provisioned_throughput)
         .send();
     match sent {
