@@ -14,7 +14,7 @@
 //!   user's, is stopped (`World::stop_leader`): `Engine(InternalServerError)`, nothing written.
 //! - `a_crash_leaves_no_half_user`: on the seeded schedule, other threads kill the process
 //!   (unwind every client at its gate) right after the sign-up's first write: whole or nothing.
-//! - `racing_sign_ups_claim_each_email_once`: 6 clients, 18 sign-ups over 4 emails and 12
+//! - `racing_sign_ups_claim_each_email_once`: 6 clients, 24 sign-ups over 3 emails and 18
 //!   usernames: no value won twice, every refusal justified, the table the winners'.
 //! - `changes_an_email`: changes in turn with every replica 60 s late: one strong read and one
 //!   transaction; same email: no write; taken: EmailTaken; unknown user: NoSuchUser.
@@ -52,7 +52,9 @@ const WRITES: [&str; 5] = [
 ];
 /// Clients and sign-ups each in the sign-up race.
 const RACERS: usize = 6;
-const SIGN_UPS_EACH: usize = 3;
+const SIGN_UPS_EACH: usize = 4;
+/// The sign-up rounds in which every racer claims the same email (with its own username).
+const SHARED_ROUNDS: usize = 3;
 /// Threads that wait to kill the process in the crash test, and the schedules it tries.
 const KILLERS: usize = 7;
 const CRASH_TRIES: u64 = 6;
@@ -411,20 +413,29 @@ fn a_crash_leaves_no_half_user(seed: u64) {
     }
 }
 
-/// 6 clients on the seeded schedule sign up 18 users over 4 emails and 12 usernames.
+/// 6 clients on the seeded schedule make 24 sign-ups over 3 emails and 18 usernames.
 fn racing_sign_ups_claim_each_email_once(seed: u64) {
     let s = Scene::new(seed);
     let mut rng = Rng::new(seed);
     let names = [
-        "ana", "bo", "cy", "dee", "eli", "fay", "gus", "hal", "ivy", "jo", "kai", "lu",
+        "ana", "bo", "cy", "dee", "eli", "fay", "gus", "hal", "ivy", "jo", "kai", "lu", "mo",
+        "ned", "oz", "pia", "quin", "rae",
     ];
-    let emails = ["team@x.io", "hello@x.io", "admin@y.org", "me@z.net"];
+    let emails = ["team@x.io", "hello@x.io", "admin@y.org"];
+    // Every client opens with usernames of its own, each round with an email all six
+    // share; then random pairs (usernames collide too).
     let plan: Vec<Vec<NewUser>> = (0..RACERS)
-        .map(|_| {
+        .map(|i| {
             (0..SIGN_UPS_EACH)
-                .map(|_| {
-                    let name = names[rng.below(names.len() as u64) as usize];
-                    let email = emails[rng.below(emails.len() as u64) as usize];
+                .map(|j| {
+                    let (name, email) = if j < SHARED_ROUNDS {
+                        (names[i + RACERS * j], emails[j % emails.len()])
+                    } else {
+                        (
+                            names[rng.below(names.len() as u64) as usize],
+                            emails[rng.below(emails.len() as u64) as usize],
+                        )
+                    };
                     NewUser::new(name, email, &format!("{name} of {email}"))
                 })
                 .collect()
@@ -823,7 +834,7 @@ fn racing_email_changes_keep_one_guard(seed: u64) {
                 .filter(|r| r.client == Some(c.client) && r.seq >= c.from && r.seq < c.to)
                 .filter(|r| r.operation == "TransactWriteItems" && r.succeeded())
                 .map(|r| (r.seq, c.user.email.clone()))
-                .last()
+                .next_back()
         })
         .max();
     if let Some((seq, last)) = last_ok {

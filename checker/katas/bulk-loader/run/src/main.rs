@@ -1,0 +1,12 @@
+//! The bulk-loader kata's test binary: hands the learner's functions to the hidden tests
+//! (`../tests`), which are compiled once, without the kata, so that a save rebuilds only the
+//! learner's crate and this file. A type mismatch here means a function's signature in
+//! `exercises/bulk-loader/src/lib.rs` no longer matches the starter's.
+
+fn main() {
+    hidden::main(hidden::Kata {
+        load: bulk_loader::load,
+        read_books: bulk_loader::read_books,
+        add_box_set: bulk_loader::add_box_set,
+    })
+}

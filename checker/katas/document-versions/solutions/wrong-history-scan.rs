@@ -1,0 +1,149 @@
+//! # Kata: document versions — known wrong: the history by Scan
+//!
+//! The history is read with a Scan filtered on the document's PK and SK, then sorted newest
+//! first in code: every item of the table is read (and paid for) to show one document's page.
+
+use engine::error::SdkError;
+use engine::operation::transact_write_items::TransactWriteItemsError;
+use engine::types::{Put, ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update};
+use engine::{AttributeValue, Client, Error, Item};
+use given::{bad_item, SaveError, Version, LATEST, TABLE};
+
+fn s(v: &str) -> AttributeValue {
+    AttributeValue::S(v.to_string())
+}
+
+fn n(v: u64) -> AttributeValue {
+    AttributeValue::N(v.to_string())
+}
+
+fn pk(doc_id: &str) -> AttributeValue {
+    s(&format!("DOC#{doc_id}"))
+}
+
+/// The sort key of a history item: `v0001` … `v9999`. Zero-padded, because sort keys compare
+/// as strings: unpadded, `v10` would sort between `v1` and `v2`.
+fn history_sk(version: u64) -> String {
+    format!("v{version:04}")
+}
+
+fn version_of(item: &Item) -> Option<u64> {
+    item.get("version")?.as_n().ok()?.parse().ok()
+}
+
+fn to_version(item: &Item) -> Result<Version, Error> {
+    let text = |name: &str| item.get(name).and_then(|v| v.as_s().ok()).cloned();
+    let sk = text("SK").unwrap_or_default();
+    Ok(Version {
+        version: version_of(item).ok_or_else(|| bad_item(format!("{sk} has no number version")))?,
+        body: text("body").ok_or_else(|| bad_item(format!("{sk} has no string body")))?,
+        author: text("author").ok_or_else(|| bad_item(format!("{sk} has no string author")))?,
+    })
+}
+
+/// Saves `body` by `author` as version `expected + 1` of the document, only if its latest is
+/// still version `expected` (0: the document does not exist yet); returns the new version.
+pub fn save(
+    client: &Client,
+    doc_id: &str,
+    expected: u64,
+    author: &str,
+    body: &str,
+) -> Result<u64, SaveError> {
+    let next = expected + 1;
+    let latest = Update::builder()
+        .table_name(TABLE)
+        .key("PK", pk(doc_id))
+        .key("SK", s(LATEST))
+        .update_expression("SET version = :next, body = :body, author = :author")
+        .expression_attribute_values(":next", n(next))
+        .expression_attribute_values(":body", s(body))
+        .expression_attribute_values(":author", s(author))
+        .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld);
+    // A new document has no v0, and a missing item has no version to compare.
+    let latest = if expected == 0 {
+        latest.condition_expression("attribute_not_exists(SK)")
+    } else {
+        latest
+            .condition_expression("version = :expected")
+            .expression_attribute_values(":expected", n(expected))
+    };
+    let history = Put::builder()
+        .table_name(TABLE)
+        .item("PK", pk(doc_id))
+        .item("SK", s(&history_sk(next)))
+        .item("version", n(next))
+        .item("body", s(body))
+        .item("author", s(author))
+        .condition_expression("attribute_not_exists(SK)");
+    let sent = client
+        .transact_write_items()
+        .transact_items(
+            TransactWriteItem::builder()
+                .update(latest.build().map_err(Error::from)?)
+                .build(),
+        )
+        .transact_items(
+            TransactWriteItem::builder()
+                .put(history.build().map_err(Error::from)?)
+                .build(),
+        )
+        .send();
+    match sent.map_err(SdkError::into_service_error) {
+        Ok(_) => Ok(next),
+        Err(TransactWriteItemsError::TransactionCanceledException(e))
+            if e.cancellation_reasons()
+                .iter()
+                .any(|r| r.code() == Some("ConditionalCheckFailed")) =>
+        {
+            // The v0 action's reason carries v0 as it is now (none: the document is new).
+            let current = e.cancellation_reasons()[0].item().and_then(version_of);
+            Err(SaveError::Conflict {
+                current: current.unwrap_or(0),
+            })
+        }
+        Err(e) => Err(SaveError::Engine(e.into())),
+    }
+}
+
+/// The latest version of the document (None: it does not exist), read strongly consistent.
+pub fn latest(client: &Client, doc_id: &str) -> Result<Option<Version>, Error> {
+    let out = client
+        .get_item()
+        .table_name(TABLE)
+        .key("PK", pk(doc_id))
+        .key("SK", s(LATEST))
+        .consistent_read(true)
+        .send()?;
+    out.item().map(to_version).transpose()
+}
+
+/// The document's history, newest first, at most `limit` versions.
+pub fn history(client: &Client, doc_id: &str, limit: i32) -> Result<Vec<Version>, Error> {
+    let out = client
+        .scan()
+        .table_name(TABLE)
+        .filter_expression("PK = :pk AND SK <> :latest")
+        .expression_attribute_values(":pk", pk(doc_id))
+        .expression_attribute_values(":latest", s(LATEST))
+        .send()?;
+    let mut versions: Vec<Version> = out
+        .items()
+        .iter()
+        .map(to_version)
+        .collect::<Result<_, _>>()?;
+    versions.sort_by_key(|v| std::cmp::Reverse(v.version));
+    versions.truncate(usize::try_from(limit).unwrap_or(0));
+    Ok(versions)
+}
+
+/// One version of the document (None: it never had that version).
+pub fn version(client: &Client, doc_id: &str, version: u64) -> Result<Option<Version>, Error> {
+    let out = client
+        .get_item()
+        .table_name(TABLE)
+        .key("PK", pk(doc_id))
+        .key("SK", s(&history_sk(version)))
+        .send()?;
+    out.item().map(to_version).transpose()
+}
