@@ -409,3 +409,36 @@ fn per_second_metrics_show_the_leader_and_the_replica_lag() {
         "the slow follower is 30 s behind: {seconds:?}"
     );
 }
+
+#[test]
+fn read_and_write_burst_are_banked_at_their_own_allocation() {
+    // 300 RCU and 10 WCU, idle 20 s: the read bucket holds 20 × 300 RCU, the write bucket
+    // 20 × 10 WCU. The first request after the idle time is a write; it must not bank the
+    // read bucket at the write allocation (20 × 10 = 200 RCU).
+    let world = World::new(3);
+    let c = provisioned(&world, 300, 10);
+    world.advance(Duration::from_secs(20));
+    let _ = c
+        .put_item()
+        .table_name("tbl")
+        .item("id", s("w"))
+        .send()
+        .unwrap();
+    // 1,500 strongly consistent reads of a missing key in that second: 1 RCU each, 300 from the
+    // allocation and 1,200 from the read bucket (6,000 saved).
+    let mut throttled = 0;
+    for i in 0..1_500 {
+        let r = c
+            .get_item()
+            .table_name("tbl")
+            .key("id", s(&format!("r{i}")))
+            .consistent_read(true)
+            .send();
+        match r {
+            Ok(_) => {}
+            Err(e) if e.is_throttling() => throttled += 1,
+            Err(e) => panic!("unexpected error {e}"),
+        }
+    }
+    assert_eq!(throttled, 0, "the read bucket holds 20 s of 300 RCU");
+}

@@ -110,6 +110,10 @@ impl State {
         };
         let billing = table.billing_mode;
         let limits = limits_for(table, index, kind, config);
+        // Each kind's bucket is banked at its own allocation: a second that a write opens must
+        // not bank the read bucket at the write allocation (or the other way round).
+        let read_limits = limits_for(table, index, Kind::Read, config);
+        let write_limits = limits_for(table, index, Kind::Write, config);
         let is_gsi =
             index.is_some_and(|i| table.index(i).is_some_and(|x| x.kind == IndexKind::Global));
         let store = match index {
@@ -126,9 +130,10 @@ impl State {
         store.meter.roll(second);
         let count = store.partitions.len();
         let p = store.locate(hash);
-        let allocation = limits.map_or(f64::MAX, |l| allocation(l, count));
+        let allocations =
+            [read_limits, write_limits].map(|l| l.map_or(f64::MAX, |l| allocation(l, count)));
         let partition = &mut store.partitions[p];
-        roll_partition(partition, second, allocation, limits, config);
+        roll_partition(partition, second, allocations, limits, config);
         let meter = match kind {
             Kind::Read => &mut partition.load.read,
             Kind::Write => &mut partition.load.write,
@@ -334,10 +339,11 @@ fn limits_for(
 
 /// Closes the partition's meters up to `second`, moving what they measured into history and
 /// watching for sustained heat.
+/// `allocations`: the partition's per-second allocation for reads, then for writes.
 fn roll_partition(
     p: &mut Partition,
     second: u64,
-    allocation: f64,
+    allocations: [f64; 2],
     limits: Option<Limits>,
     config: &WorldConfig,
 ) {
@@ -348,9 +354,9 @@ fn roll_partition(
             (Kind::Write, Some(_)) => config.partition_write_ceiling,
             _ => ceiling,
         };
-        let meter = match kind {
-            Kind::Read => &mut p.load.read,
-            Kind::Write => &mut p.load.write,
+        let (meter, allocation) = match kind {
+            Kind::Read => (&mut p.load.read, allocations[0]),
+            Kind::Write => (&mut p.load.write, allocations[1]),
         };
         let Some((closed, consumed, throttled, throttled_units)) =
             meter.roll(second, allocation, config.burst_window_s)
