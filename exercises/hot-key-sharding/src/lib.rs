@@ -18,7 +18,9 @@ use engine::{Client, Error};
 ///   pick the shard — round-robin (`n % shards`) or a hash of `n`, your choice — and, if you
 ///   like, to jitter your backoff. (No `rand`: everything here is deterministic.)
 ///
-/// A throttled write (`error.is_throttling()`) did nothing: wait on the simulated clock
+/// A throttled write did nothing — its error is UpdateItem's
+/// `ProvisionedThroughputExceededException` or `ThrottlingException` (`err.into_service_error()`,
+/// then match `UpdateItemError::…`): wait on the simulated clock
 /// (`client.world().advance(..)`) and send it again, backing off exponentially. Any other
 /// error goes back to the caller at once. Return `Ok(())` once the like is stored, exactly
 /// once. Several clients call this at the same time: store the like with one atomic write.

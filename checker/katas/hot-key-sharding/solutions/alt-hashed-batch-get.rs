@@ -26,7 +26,9 @@ fn with_backoff<T, E: Into<Error>>(
     let mut attempt = 0;
     loop {
         match request().map_err(Into::into) {
-            Err(e) if e.is_throttling() => {
+            Err(
+                Error::ProvisionedThroughputExceededException(_) | Error::ThrottlingException(_),
+            ) => {
                 client.world().advance(backoff(attempt));
                 attempt += 1;
             }

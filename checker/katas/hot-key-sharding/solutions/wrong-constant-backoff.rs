@@ -4,6 +4,8 @@
 
 use std::time::Duration;
 
+use engine::error::SdkError;
+use engine::operation::update_item::UpdateItemError;
 use engine::{AttributeValue, Client, Error};
 
 const WAIT: Duration = Duration::from_millis(20);
@@ -22,9 +24,12 @@ pub fn increment(client: &Client, post: &str, shards: u32, n: u64) -> Result<(),
             .update_expression("ADD likes :one")
             .expression_attribute_values(":one", AttributeValue::N("1".into()))
             .send();
-        match sent {
+        match sent.map_err(SdkError::into_service_error) {
             Ok(_) => return Ok(()),
-            Err(e) if e.is_throttling() => client.world().advance(WAIT),
+            Err(
+                UpdateItemError::ProvisionedThroughputExceededException(_)
+                | UpdateItemError::ThrottlingException(_),
+            ) => client.world().advance(WAIT),
             Err(e) => return Err(e.into()),
         }
     }

@@ -29,7 +29,9 @@ fn with_backoff<T, E: Into<Error>>(
     let mut wait = FIRST_WAIT;
     loop {
         match request().map_err(Into::into) {
-            Err(e) if e.is_throttling() => {
+            Err(
+                Error::ProvisionedThroughputExceededException(_) | Error::ThrottlingException(_),
+            ) => {
                 client.world().advance(wait);
                 wait = (wait * 2).min(MAX_WAIT);
             }

@@ -7,6 +7,8 @@
 
 use std::time::Duration;
 
+use engine::error::SdkError;
+use engine::operation::update_item::UpdateItemError;
 use engine::{AttributeValue, Client, Error};
 use given::TABLE;
 
@@ -36,9 +38,12 @@ pub fn increment(client: &Client, post: &str, _shards: u32, n: u64) -> Result<()
             .expression_attribute_names("#likes", LIKES)
             .expression_attribute_values(":one", AttributeValue::N("1".into()))
             .send();
-        match sent {
+        match sent.map_err(SdkError::into_service_error) {
             Ok(_) => return Ok(()),
-            Err(e) if e.is_throttling() => {
+            Err(
+                UpdateItemError::ProvisionedThroughputExceededException(_)
+                | UpdateItemError::ThrottlingException(_),
+            ) => {
                 // Nothing was written: wait, then send the same request again. The jitter is
                 // derived from the like's number, so two likes do not retry in lockstep.
                 let jitter = (n.wrapping_mul(7919) + attempt * 104_729) % 25;
