@@ -20,7 +20,7 @@
 
 use engine::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection,
-    Put, ScalarAttributeType, TransactWriteItem,
+    ProjectionType, Put, ScalarAttributeType, TransactWriteItem,
 };
 use engine::{item, AttributeValue, Client, Error, Item};
 use given::{Customer, Order, OrderItem, OrderStatus, OrderWithItems, Page, TABLE};
@@ -150,12 +150,29 @@ fn s(v: impl Into<String>) -> AttributeValue {
 }
 
 pub fn create_table(client: &Client) -> Result<(), Error> {
-    let string = |name: &str| AttributeDefinition::new(name, ScalarAttributeType::S);
-    let hash = |name: &str| KeySchemaElement::new(name, KeyType::Hash);
-    let range = |name: &str| KeySchemaElement::new(name, KeyType::Range);
+    let string = |name: &str| {
+        AttributeDefinition::builder()
+            .attribute_name(name)
+            .attribute_type(ScalarAttributeType::S)
+            .build()
+            .expect("name and type are set")
+    };
+    let key = |name: &str, key_type: KeyType| {
+        KeySchemaElement::builder()
+            .attribute_name(name)
+            .key_type(key_type)
+            .build()
+            .expect("name and key type are set")
+    };
     let shown = [
         "type", "customer", "name", "email", "order", "placed", "state", "cents",
     ];
+    let include = || {
+        Projection::builder()
+            .projection_type(ProjectionType::Include)
+            .set_non_key_attributes(Some(shown.iter().map(|a| a.to_string()).collect()))
+            .build()
+    };
     client
         .create_table()
         .table_name(TABLE)
@@ -166,18 +183,26 @@ pub fn create_table(client: &Client) -> Result<(), Error> {
         .attribute_definitions(string("GSI1SK"))
         .attribute_definitions(string("GSI2PK"))
         .attribute_definitions(string("GSI2SK"))
-        .key_schema(hash("PK"))
-        .key_schema(range("SK"))
-        .global_secondary_indexes(GlobalSecondaryIndex::new(
-            OVERLOADED,
-            vec![hash("GSI1PK"), range("GSI1SK")],
-            Projection::include(shown),
-        ))
-        .global_secondary_indexes(GlobalSecondaryIndex::new(
-            BY_CUSTOMER,
-            vec![hash("GSI2PK"), range("GSI2SK")],
-            Projection::include(shown),
-        ))
+        .key_schema(key("PK", KeyType::Hash))
+        .key_schema(key("SK", KeyType::Range))
+        .global_secondary_indexes(
+            GlobalSecondaryIndex::builder()
+                .index_name(OVERLOADED)
+                .key_schema(key("GSI1PK", KeyType::Hash))
+                .key_schema(key("GSI1SK", KeyType::Range))
+                .projection(include())
+                .build()
+                .expect("name and key schema are set"),
+        )
+        .global_secondary_indexes(
+            GlobalSecondaryIndex::builder()
+                .index_name(BY_CUSTOMER)
+                .key_schema(key("GSI2PK", KeyType::Hash))
+                .key_schema(key("GSI2SK", KeyType::Range))
+                .projection(include())
+                .build()
+                .expect("name and key schema are set"),
+        )
         .send()
         .map(|_| ())
         .map_err(Into::into)

@@ -9,7 +9,7 @@
 
 use engine::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection,
-    Put, ScalarAttributeType, TransactWriteItem, Update,
+    ProjectionType, Put, ScalarAttributeType, TransactWriteItem, Update,
 };
 use engine::{AttributeValue, Client, Error, Item};
 use given::{Customer, Order, OrderItem, OrderStatus, OrderWithItems, Page, TABLE};
@@ -115,31 +115,57 @@ fn status_sk(status: OrderStatus, order: &Order) -> String {
 }
 
 pub fn create_table(client: &Client) -> Result<(), Error> {
-    let key = |name: &str, kind| KeySchemaElement::new(name, kind);
+    let string = |name: &str| {
+        AttributeDefinition::builder()
+            .attribute_name(name)
+            .attribute_type(ScalarAttributeType::S)
+            .build()
+            .expect("name and type are set")
+    };
+    let key = |name: &str, key_type: KeyType| {
+        KeySchemaElement::builder()
+            .attribute_name(name)
+            .key_type(key_type)
+            .build()
+            .expect("name and key type are set")
+    };
+    let include = |attributes: &[&str]| {
+        Projection::builder()
+            .projection_type(ProjectionType::Include)
+            .set_non_key_attributes(Some(attributes.iter().map(|a| a.to_string()).collect()))
+            .build()
+    };
     client
         .create_table()
         .table_name(TABLE)
         .billing_mode(BillingMode::PayPerRequest)
-        .attribute_definitions(AttributeDefinition::new("PK", ScalarAttributeType::S))
-        .attribute_definitions(AttributeDefinition::new("SK", ScalarAttributeType::S))
-        .attribute_definitions(AttributeDefinition::new("GSI1PK", ScalarAttributeType::S))
-        .attribute_definitions(AttributeDefinition::new("GSI1SK", ScalarAttributeType::S))
-        .attribute_definitions(AttributeDefinition::new("GSI2PK", ScalarAttributeType::S))
+        .attribute_definitions(string("PK"))
+        .attribute_definitions(string("SK"))
+        .attribute_definitions(string("GSI1PK"))
+        .attribute_definitions(string("GSI1SK"))
+        .attribute_definitions(string("GSI2PK"))
         .key_schema(key("PK", KeyType::Hash))
         .key_schema(key("SK", KeyType::Range))
         // Each index projects what its access pattern returns, not ALL: every projected byte is
         // written again on each change and stored again. Too little would be worse — an
         // attribute the index lacks costs a GetItem on the table per listed order.
-        .global_secondary_indexes(GlobalSecondaryIndex::new(
-            STATUS_INDEX,
-            vec![key("GSI1PK", KeyType::Hash), key("GSI1SK", KeyType::Range)],
-            Projection::include(ORDER_ATTRIBUTES),
-        ))
-        .global_secondary_indexes(GlobalSecondaryIndex::new(
-            EMAIL_INDEX,
-            vec![key("GSI2PK", KeyType::Hash)],
-            Projection::include(CUSTOMER_ATTRIBUTES),
-        ))
+        .global_secondary_indexes(
+            GlobalSecondaryIndex::builder()
+                .index_name(STATUS_INDEX)
+                .key_schema(key("GSI1PK", KeyType::Hash))
+                .key_schema(key("GSI1SK", KeyType::Range))
+                .projection(include(&ORDER_ATTRIBUTES))
+                .build()
+                .expect("name and key schema are set"),
+        )
+        .global_secondary_indexes(
+            GlobalSecondaryIndex::builder()
+                .index_name(EMAIL_INDEX)
+                .key_schema(key("GSI2PK", KeyType::Hash))
+                .projection(include(&CUSTOMER_ATTRIBUTES))
+                .build()
+                .expect("name and key schema are set"),
+        )
         .send()?;
     Ok(())
 }

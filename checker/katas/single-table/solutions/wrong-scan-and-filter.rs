@@ -33,7 +33,7 @@
 
 use engine::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection,
-    Put, ScalarAttributeType, TransactWriteItem, Update,
+    ProjectionType, Put, ScalarAttributeType, TransactWriteItem, Update,
 };
 use engine::{AttributeValue, Client, Error, Item};
 use given::{Customer, Order, OrderItem, OrderStatus, OrderWithItems, Page, TABLE};
@@ -125,30 +125,55 @@ fn status_sk(order: &Order) -> String {
 }
 
 pub fn create_table(client: &Client) -> Result<(), Error> {
-    let key = |name: &str, kind| KeySchemaElement::new(name, kind);
+    let string = |name: &str| {
+        AttributeDefinition::builder()
+            .attribute_name(name)
+            .attribute_type(ScalarAttributeType::S)
+            .build()
+            .expect("name and type are set")
+    };
+    let key = |name: &str, key_type: KeyType| {
+        KeySchemaElement::builder()
+            .attribute_name(name)
+            .key_type(key_type)
+            .build()
+            .expect("name and key type are set")
+    };
+    let all = || {
+        Projection::builder()
+            .projection_type(ProjectionType::All)
+            .build()
+    };
     client
         .create_table()
         .table_name(TABLE)
         .billing_mode(BillingMode::PayPerRequest)
-        .attribute_definitions(AttributeDefinition::new("PK", ScalarAttributeType::S))
-        .attribute_definitions(AttributeDefinition::new("SK", ScalarAttributeType::S))
-        .attribute_definitions(AttributeDefinition::new("GSI1PK", ScalarAttributeType::S))
-        .attribute_definitions(AttributeDefinition::new("GSI1SK", ScalarAttributeType::S))
-        .attribute_definitions(AttributeDefinition::new("GSI2PK", ScalarAttributeType::S))
+        .attribute_definitions(string("PK"))
+        .attribute_definitions(string("SK"))
+        .attribute_definitions(string("GSI1PK"))
+        .attribute_definitions(string("GSI1SK"))
+        .attribute_definitions(string("GSI2PK"))
         .key_schema(key("PK", KeyType::Hash))
         .key_schema(key("SK", KeyType::Range))
         // The warehouse list shows whole order headers: project them, or every listed order
         // would cost a GetItem on the table.
-        .global_secondary_indexes(GlobalSecondaryIndex::new(
-            STATUS_INDEX,
-            vec![key("GSI1PK", KeyType::Hash), key("GSI1SK", KeyType::Range)],
-            Projection::all(),
-        ))
-        .global_secondary_indexes(GlobalSecondaryIndex::new(
-            EMAIL_INDEX,
-            vec![key("GSI2PK", KeyType::Hash)],
-            Projection::all(),
-        ))
+        .global_secondary_indexes(
+            GlobalSecondaryIndex::builder()
+                .index_name(STATUS_INDEX)
+                .key_schema(key("GSI1PK", KeyType::Hash))
+                .key_schema(key("GSI1SK", KeyType::Range))
+                .projection(all())
+                .build()
+                .expect("name and key schema are set"),
+        )
+        .global_secondary_indexes(
+            GlobalSecondaryIndex::builder()
+                .index_name(EMAIL_INDEX)
+                .key_schema(key("GSI2PK", KeyType::Hash))
+                .projection(all())
+                .build()
+                .expect("name and key schema are set"),
+        )
         .send()?;
     Ok(())
 }

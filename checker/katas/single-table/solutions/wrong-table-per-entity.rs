@@ -9,7 +9,7 @@
 
 use engine::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection,
-    Put, ScalarAttributeType, TransactWriteItem,
+    ProjectionType, Put, ScalarAttributeType, TransactWriteItem,
 };
 use engine::{AttributeValue, Client, Error, Item};
 use given::{Customer, Order, OrderItem, OrderStatus, OrderWithItems, Page};
@@ -61,8 +61,32 @@ fn order_from(item: &Item) -> Result<Order, Error> {
 }
 
 pub fn create_table(client: &Client) -> Result<(), Error> {
-    let key = |name: &str, kind| KeySchemaElement::new(name, kind);
-    let string = |name: &str| AttributeDefinition::new(name, ScalarAttributeType::S);
+    let string = |name: &str| {
+        AttributeDefinition::builder()
+            .attribute_name(name)
+            .attribute_type(ScalarAttributeType::S)
+            .build()
+            .expect("name and type are set")
+    };
+    let key = |name: &str, key_type: KeyType| {
+        KeySchemaElement::builder()
+            .attribute_name(name)
+            .key_type(key_type)
+            .build()
+            .expect("name and key type are set")
+    };
+    let index = |name: &str, key_schema: Vec<KeySchemaElement>| {
+        GlobalSecondaryIndex::builder()
+            .index_name(name)
+            .set_key_schema(Some(key_schema))
+            .projection(
+                Projection::builder()
+                    .projection_type(ProjectionType::All)
+                    .build(),
+            )
+            .build()
+            .expect("name and key schema are set")
+    };
     client
         .create_table()
         .table_name(CUSTOMERS)
@@ -70,11 +94,7 @@ pub fn create_table(client: &Client) -> Result<(), Error> {
         .attribute_definitions(string("id"))
         .attribute_definitions(string("email"))
         .key_schema(key("id", KeyType::Hash))
-        .global_secondary_indexes(GlobalSecondaryIndex::new(
-            "by_email",
-            vec![key("email", KeyType::Hash)],
-            Projection::all(),
-        ))
+        .global_secondary_indexes(index("by_email", vec![key("email", KeyType::Hash)]))
         .send()?;
     client
         .create_table()
@@ -85,29 +105,33 @@ pub fn create_table(client: &Client) -> Result<(), Error> {
         .attribute_definitions(string("status"))
         .attribute_definitions(string("placed_at"))
         .key_schema(key("id", KeyType::Hash))
-        .global_secondary_indexes(GlobalSecondaryIndex::new(
+        .global_secondary_indexes(index(
             "by_customer",
             vec![
                 key("customer_id", KeyType::Hash),
                 key("placed_at", KeyType::Range),
             ],
-            Projection::all(),
         ))
-        .global_secondary_indexes(GlobalSecondaryIndex::new(
+        .global_secondary_indexes(index(
             "by_status",
             vec![
                 key("status", KeyType::Hash),
                 key("placed_at", KeyType::Range),
             ],
-            Projection::all(),
         ))
         .send()?;
     client
         .create_table()
         .table_name(ORDER_ITEMS)
         .billing_mode(BillingMode::PayPerRequest)
-        .attribute_definitions(AttributeDefinition::new("order_id", ScalarAttributeType::S))
-        .attribute_definitions(AttributeDefinition::new("line", ScalarAttributeType::N))
+        .attribute_definitions(string("order_id"))
+        .attribute_definitions(
+            AttributeDefinition::builder()
+                .attribute_name("line")
+                .attribute_type(ScalarAttributeType::N)
+                .build()
+                .expect("name and type are set"),
+        )
         .key_schema(key("order_id", KeyType::Hash))
         .key_schema(key("line", KeyType::Range))
         .send()?;
