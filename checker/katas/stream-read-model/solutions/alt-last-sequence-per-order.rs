@@ -37,14 +37,26 @@ use given::{CustomerStats, READ_MODEL_TABLE};
 
 /// Creates the read model's table (the tests call it once, before the first change).
 pub fn create_read_model_table(client: &Client) -> Result<(), Error> {
+    let string = |name: &str| {
+        AttributeDefinition::builder()
+            .attribute_name(name)
+            .attribute_type(ScalarAttributeType::S)
+            .build()
+    };
+    let key = |name: &str, key_type: KeyType| {
+        KeySchemaElement::builder()
+            .attribute_name(name)
+            .key_type(key_type)
+            .build()
+    };
     client
         .create_table()
         .table_name(READ_MODEL_TABLE)
         .billing_mode(BillingMode::PayPerRequest)
-        .attribute_definitions(AttributeDefinition::new("PK", ScalarAttributeType::S))
-        .attribute_definitions(AttributeDefinition::new("SK", ScalarAttributeType::S))
-        .key_schema(KeySchemaElement::new("PK", KeyType::Hash))
-        .key_schema(KeySchemaElement::new("SK", KeyType::Range))
+        .attribute_definitions(string("PK")?)
+        .attribute_definitions(string("SK")?)
+        .key_schema(key("PK", KeyType::Hash)?)
+        .key_schema(key("SK", KeyType::Range)?)
         .send()?;
     Ok(())
 }
