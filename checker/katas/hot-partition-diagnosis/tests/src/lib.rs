@@ -103,8 +103,7 @@ fn names_the_hot_key(seed: u64) {
     let w = &scene.workload;
     let (world, got) = captured(seed, &scene);
     let hot = scene.hot.clone().unwrap_or_default();
-    let busy = scene.busy.clone().unwrap_or_default();
-    let (hot_key, busy_key) = (tenant_key(&hot), tenant_key(&busy));
+    let hot_key = tenant_key(&hot);
     let partition = partition_of(&world, &hot_key);
     let expected = Diagnosis::HotKey {
         key: hot_key.clone(),
@@ -123,7 +122,6 @@ fn names_the_hot_key(seed: u64) {
             .map_or((0, 0), |(_, u, n)| (*u, *n))
     };
     let (hot_units, hot_writes) = figures(&hot_key);
-    let (busy_units, busy_writes) = figures(&busy_key);
     let evidence = format!(
         "In second {worst_second} of the capture, partition {worst_p} consumed {} WCU — a \
          partition's ceiling is {} — and throttled {} writes, while the table as a whole \
@@ -140,31 +138,35 @@ fn names_the_hot_key(seed: u64) {
             "diagnose named {key:?}, the tenant; the key is the partition key's value as stored: \
              {hot_key:?}."
         ),
-        Diagnosis::HotKey { key, .. } if *key == busy_key || *key == busy => format!(
-            "diagnose named {key:?}: the tenant that sent the most writes ({} in second \
-             {worst_second}, vs {} of {hot_key}), but DynamoDB charges writes by size, not by \
-             count: each of its items is under 1 KB — 1 WCU — so it asked for {} WCU, less than \
-             a partition serves. {hot_key}'s items are about 3.2 KB, rounded up to 4 WCU each: \
-             {} writes asked for {} WCU, more than any partition serves. Price every write: \
-             ceil(item size / 1,024) WCU.",
-            thousands(busy_writes),
-            thousands(hot_writes),
-            thousands(busy_units),
-            thousands(hot_writes),
-            thousands(hot_units)
-        ),
         Diagnosis::HotKey { key, partition: p } if *key == hot_key => format!(
             "diagnose named the right key, {hot_key}, but partition {p}: the key lives on \
              partition {partition} (world.partition_of(TABLE, &AttributeValue::S(key)))."
         ),
-        Diagnosis::HotKey { key, partition: p } if *p == partition => format!(
-            "diagnose found the hot partition, {p}, but named {key:?}: partition {p} holds {} \
-             keys of the workload, and a partition is not a key. The key that asked for more \
-             than a partition serves is {hot_key} ({} WCU); shard that one and the others stay \
-             where they are.",
-            on.len(),
-            thousands(hot_units)
-        ),
+        Diagnosis::HotKey { key, .. } if on.iter().any(|(k, _, _)| k == key) => {
+            let (units, writes) = figures(key);
+            let most = on.iter().map(|(_, _, n)| *n).max().unwrap_or(0);
+            format!(
+                "diagnose named {key:?}: it is on the throttled partition, {partition}, but a \
+                 partition is not a key — partition {partition} holds {} keys of the workload, \
+                 and {key} asked for {} WCU ({} writes{}). DynamoDB charges a write by size, \
+                 ceil(item size / 1,024) WCU, not by count: {hot_key}'s items are about 3.2 KB, \
+                 rounded up to 4 WCU each, so its {} writes asked for {} WCU — more than any \
+                 partition serves. That key is the hot one; the others stay where they are.",
+                on.len(),
+                thousands(units),
+                thousands(writes),
+                if writes == most && writes > hot_writes {
+                    format!(
+                        ", the most writes of any key, vs {} of {hot_key}",
+                        thousands(hot_writes)
+                    )
+                } else {
+                    String::new()
+                },
+                thousands(hot_writes),
+                thousands(hot_units)
+            )
+        }
         Diagnosis::HotKey { key, partition: p } => format!(
             "diagnose named {key:?} on partition {p}; the throttles were on partition \
              {partition}, and the key that asked for more than a partition serves is {hot_key} \

@@ -356,21 +356,30 @@ pub(crate) fn keys_lines(keys: &[(String, u64, u64)]) -> String {
     out
 }
 
-/// The table's partitions during the replay, as the engine draws them.
+/// The table's partitions during the replay, as the engine draws them: the header, every
+/// partition that was throttled or took 100 WCU or more, and a count of the rest.
 pub(crate) fn picture(world: &World) -> String {
     let full = world.render_partitions(TABLE, SECONDS).unwrap_or_default();
-    let mut idle = 0;
+    let mut folded = 0;
     let mut out = String::new();
-    for line in full.lines() {
-        if line.contains(" 0 WCU/s peak") && !line.contains("THROTTLED") {
-            idle += 1;
-        } else {
+    for (i, line) in full.lines().enumerate() {
+        let peak = line
+            .split(" WCU/s peak")
+            .next()
+            .and_then(|head| head.rsplit(' ').next())
+            .and_then(|n| n.parse::<f64>().ok())
+            .unwrap_or(0.0);
+        if i == 0 || line.contains("THROTTLED") || peak >= 100.0 {
             out.push_str(line);
             out.push('\n');
+        } else {
+            folded += 1;
         }
     }
-    if idle > 0 {
-        out.push_str(&format!("  … and {idle} partitions without writes\n"));
+    if folded > 0 {
+        out.push_str(&format!(
+            "    … and {folded} partitions under 100 WCU/s, none throttled\n"
+        ));
     }
     out
 }
