@@ -1,6 +1,7 @@
 //! Known-wrong: a city's stores by a Query of the whole country with a FilterExpression on
-//! the `city` attribute: right stores, but the Query reads (and pays for) every store of the
-//! country to return one city's.
+//! the `city` attribute (DynamoDB refuses a filter on a key attribute such as `SK`): right
+//! stores when the visitor types the name as stored, but the Query reads (and pays for) every
+//! store of the country to return one city's.
 
 use std::collections::HashMap;
 
@@ -83,10 +84,10 @@ pub fn stores_in_city(client: &Client, country: &str, city: &str) -> Result<Vec<
         .query()
         .table_name(TABLE)
         .key_condition_expression("PK = :pk AND begins_with(SK, :any_city)")
-        .filter_expression("begins_with(SK, :city)")
+        .filter_expression("city = :city")
         .expression_attribute_values(":pk", country_pk(country))
         .expression_attribute_values(":any_city", AttributeValue::S("CITY#".into()))
-        .expression_attribute_values(":city", AttributeValue::S(city_prefix(city)))
+        .expression_attribute_values(":city", AttributeValue::S(city.to_string()))
         .scan_index_forward(false)
         .send()?;
     out.items().iter().map(store_from).collect()
