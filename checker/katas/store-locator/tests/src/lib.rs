@@ -1168,7 +1168,7 @@ fn show_requests(requests: &[RequestRecord]) -> String {
         .join(", ")
 }
 
-/// `DE / Berlin / 12 "Kiez Kaffee Berlin Hauptstraße"`.
+/// `DE / Berlin / store 12 "Kiez Kaffee Berlin Hauptstraße"`.
 fn show_store(st: &Store) -> String {
     format!(
         "{} / {} / store {} \"{}\"",
@@ -1176,13 +1176,22 @@ fn show_store(st: &Store) -> String {
     )
 }
 
+/// [`show_store`] and the length of its `about`, for comparisons of whole stores.
+fn show_whole(st: &Store) -> String {
+    format!(
+        "{}, about: {} bytes",
+        show_store(st),
+        thousands(st.about.len() as i128)
+    )
+}
+
 fn show_store_opt(st: Option<&Store>) -> String {
-    st.map_or("None".to_string(), |st| format!("Some({})", show_store(st)))
+    st.map_or("None".to_string(), |st| format!("Some({})", show_whole(st)))
 }
 
 fn show_stores(stores: &[Store]) -> String {
     if stores.is_empty() {
         return "(no store)".to_string();
     }
-    stores.iter().map(show_store).collect::<Vec<_>>().join("\n")
+    stores.iter().map(show_whole).collect::<Vec<_>>().join("\n")
 }
