@@ -320,6 +320,7 @@ fn a_poison_record_is_dead_lettered() {
         })
         .count();
     let size = poison[0].size;
+    let poison_number = poison_seq.trim_start_matches('0').to_string();
     let context = format!(
         "order {poison_id} was placed with {} bytes of notes: its event is {} bytes, over the \
          bus's {} (PublishError::TooLarge — no retry can fix it). {after} records come after it \
@@ -331,7 +332,7 @@ fn a_poison_record_is_dead_lettered() {
     if published_after < after {
         fail(wrap(&format!(
             "{context}; after {MAX_PASSES} relay passes {} of them were never published: the \
-             shard is blocked by the poison record (sequence number {poison_seq}) — every \
+             shard is blocked by the poison record (sequence number {poison_number}) — every \
              pass stopped at it again{}. Send a record the bus can never take to \
              given::dead_letter and move the checkpoint past it.",
             after - published_after,
@@ -344,7 +345,7 @@ fn a_poison_record_is_dead_lettered() {
     if !letters.contains_key(&poison_seq) {
         fail(wrap(&format!(
             "{context}; the records after it were published, but the dead-letter queue holds \
-             nothing for sequence number {poison_seq}: the change was skipped without a \
+             nothing for sequence number {poison_number}: the change was skipped without a \
              trace. Call given::dead_letter for a record the bus refuses for good, so that \
              someone can repair it."
         )));
@@ -389,7 +390,13 @@ fn a_bus_outage_is_retried_not_dead_lettered() {
              record dead-lettered for an outage is an event the subscribers never get.",
             letters.len(),
             if letters.len() == 1 { "" } else { "s" },
-            letters.values().cloned().collect::<Vec<_>>().join("; ")
+            letters
+                .values()
+                .take(2)
+                .map(|l| l.split(" (").next().unwrap_or(l).to_string())
+                .collect::<Vec<_>>()
+                .join("; ")
+                + if letters.len() > 2 { "; …" } else { "" }
         )));
     }
     scene.world.advance(Duration::from_secs(3));
@@ -641,6 +648,24 @@ impl Scene {
             .unwrap_or_else(|e| fail(format!("test setup: DescribeStream failed: {e}")))
     }
 
+    /// Shard id → its parent's id.
+    fn parents(&self) -> BTreeMap<String, String> {
+        let arn = self.stream_arn();
+        let described = self
+            .client
+            .describe_stream()
+            .stream_arn(arn)
+            .send()
+            .unwrap_or_else(|e| fail(format!("test setup: DescribeStream failed: {e}")));
+        described
+            .stream_description()
+            .map(|d| d.shards())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|s| Some((s.shard_id()?.to_string(), s.parent_shard_id()?.to_string())))
+            .collect()
+    }
+
     fn truth_shards(&self) -> usize {
         self.shard_ids().len()
     }
@@ -834,6 +859,7 @@ impl Scene {
         }
         let bus = self.bus();
         let letters = self.dead_letters();
+        let parents = self.parents();
         let mut problems = Vec::new();
         let mut expected_text = String::new();
         let mut actual_text = String::new();
@@ -857,10 +883,34 @@ impl Scene {
             sorted_e.sort();
             sorted_g.sort();
             let why = if sorted_e == sorted_g {
-                "every change is there, but out of order: the bus got a later change of \
-                 this order before an earlier one (after a split its records continue in a \
-                 child shard; were they read before the parent shard was finished?)"
-                    .to_string()
+                let i = (0..got.len()).find(|&i| got[i] != expected[i]).unwrap_or(0);
+                let earlier = &changes[i];
+                let later = (i + 1..changes.len())
+                    .find(|&j| changes[j].text() == got[i])
+                    .map(|j| &changes[j])
+                    .unwrap_or(earlier);
+                let relation = if parents.get(&later.shard) == Some(&earlier.shard) {
+                    format!(
+                        "the later change is in shard {}, a child of shard {}, which holds the \
+                         earlier one: the child was read before its parent was finished",
+                        later.shard, earlier.shard
+                    )
+                } else if later.shard == earlier.shard {
+                    format!("both are in shard {}, in that order", later.shard)
+                } else {
+                    format!(
+                        "the later change is in shard {}, the earlier one in shard {}",
+                        later.shard, earlier.shard
+                    )
+                };
+                format!(
+                    "every change is there, but out of order — the bus got {} (sequence number \
+                     {}) before {} (sequence number {}); {relation}",
+                    later.text(),
+                    later.sequence.trim_start_matches('0'),
+                    earlier.text(),
+                    earlier.sequence.trim_start_matches('0'),
+                )
             } else if got.len() > expected.len() && expected.iter().all(|e| got.contains(e)) {
                 let ids: Vec<&str> = events.iter().map(|e| e.id.as_str()).collect();
                 format!(
@@ -875,7 +925,7 @@ impl Scene {
                 "the events differ from the changes".to_string()
             };
             problems.push(format!(
-                "  {id}: the stream holds {} — the bus got {}: {why}",
+                "{id}: the stream holds {} — the bus got {}: {why}",
                 if expected.is_empty() {
                     "(no publishable change)".into()
                 } else {
@@ -892,7 +942,7 @@ impl Scene {
             let more = problems.len().saturating_sub(6);
             problems.truncate(6);
             if more > 0 {
-                problems.push(format!("  … and {more} more orders"));
+                problems.push(format!("… and {more} more orders"));
             }
             let dead = if letters.is_empty() {
                 String::new()
@@ -961,7 +1011,7 @@ impl Scene {
                 "entries differ (event, or the new status)".to_string()
             };
             problems.push(format!(
-                "  {id}: the stream holds {} — the audit has {}: {why}",
+                "{id}: the stream holds {} — the audit has {}: {why}",
                 show(&expected),
                 if got.is_empty() {
                     "nothing".to_string()
