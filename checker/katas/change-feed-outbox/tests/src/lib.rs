@@ -200,6 +200,12 @@ fn a_relay_stopped_partway_publishes_each_change_once() {
     let before = clean.world.request_totals().requests;
     let _ = relay(&clean.client);
     let first_pass = clean.world.request_totals().requests - before;
+    clean.catch_up("after seven changes, relayed without a stop");
+    clean.judge(
+        "after seven changes (o-1 and o-2 placed, o-1 PAID, o-3 placed, o-2 CANCELLED, o-1 \
+         SHIPPED, o-3 deleted), relayed without a stop",
+        &[],
+    );
     for k in 1..first_pass.min(60) {
         let scene = Scene::new(3, None);
         changes(&scene);
