@@ -344,6 +344,20 @@ fn hint(cx: &mut Context, name: Option<&str>) -> Result<i32> {
     };
     let print_hint = |label: &str, hint: &str| {
         let hang = report::text::width(label) + 1;
+        // A long label (a test's name) on a narrow terminal would leave the hint a thin
+        // column: then the label gets its own line and the hint runs under it.
+        if cols != usize::MAX && hang > 12 && hang > cols / 3 {
+            println!("{}", label.cyan().bold());
+            let text = format!(
+                "  {}",
+                hint.split_whitespace().collect::<Vec<_>>().join(" ")
+            );
+            for line in report::text::wrap(&text, cols, 0) {
+                println!("{line}");
+            }
+            println!();
+            return;
+        }
         for line in report::text::wrap(&report::hint_line(label, hint), cols, hang) {
             println!("{line}");
         }
@@ -359,7 +373,11 @@ fn hint(cx: &mut Context, name: Option<&str>) -> Result<i32> {
         }
     }
     match revealed {
-        Revealed::NoMore => println!("{}", NO_MORE_HINTS.dimmed()),
+        Revealed::NoMore => {
+            for line in report::text::wrap(NO_MORE_HINTS, cols, 0) {
+                println!("{}", line.dimmed());
+            }
+        }
         Revealed::Test(t) => println!(
             "{}",
             format!("(new: the hint for the failing test {t})").dimmed()
