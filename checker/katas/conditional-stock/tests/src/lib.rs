@@ -181,9 +181,12 @@ fn out_of_stock_reports_current_stock(seed: u64) {
     check_eq_text(
         "OutOfStock { available: 4 }",
         &show_reserve(&refused),
-        "reserve(\"sku-7\", 5) with 4 units in stock must be refused with the current stock. \
-         Ask for the item with the failure: ReturnValuesOnConditionCheckFailure = ALL_OLD, then \
-         read `stock` from the item ConditionalCheckFailedException carries",
+        format!(
+            "reserve(\"sku-7\", 5) with 4 units in stock sent {} and must be refused with the \
+             current stock, the item as DynamoDB had it when the condition failed: a failed \
+             condition can bring that item back in its error",
+            show_requests(&sent)
+        ),
     );
     let reads: Vec<&RequestRecord> = sent
         .iter()
@@ -192,9 +195,8 @@ fn out_of_stock_reports_current_stock(seed: u64) {
     if !reads.is_empty() {
         fail(format!(
             "reserve(\"sku-7\", 5) sent {}: a refused reservation must not read. The current \
-             stock comes with the failed condition itself (ReturnValuesOnConditionCheckFailure = \
-             ALL_OLD puts the item in the error) — a separate read costs a request and can \
-             already be out of date when it arrives",
+             stock can come with the failed condition itself — a separate read costs a request \
+             and can already be out of date when it arrives",
             show_requests(&sent)
         ));
     }
@@ -348,7 +350,7 @@ fn no_oversell_under_contention(seed: u64) {
         format!(
             "stock after {CLIENTS} suppliers each restocked {rounds} × {qty} units at the same \
              time: a restock that reads, adds and writes back loses the restocks that land in \
-             between — add in one request (UpdateItem ADD stock :qty)"
+             between, while an update expression adds to a number on the leader, in one request"
         ),
     );
     check_eq(
@@ -416,9 +418,10 @@ fn no_oversell_with_stale_reads(seed: u64) {
             Ok(left) if before == 0 || after >= before => fail(format!(
                 "buyer #{buyer} reserved 1 unit with {before} in stock, reserve returned \
                  Ok({left}), and the stock in the table went from {before} to {after}: {} — an \
-                 oversell. Its {call}.\n{lag_note}{reads_note}\nDon't decide from a read: let the \
-                 write decide. One UpdateItem with ConditionExpression stock >= :qty is checked \
-                 against the leader's current item, however stale anything you read before.",
+                 oversell. Its {call}.\n{lag_note}{reads_note}\nA decision taken from a read is only as \
+                 fresh as the replica that answered it. A write can carry its own condition, \
+                 checked against the leader's current item when it is applied, however stale \
+                 anything read before.",
                 if before == 0 {
                     "a unit that did not exist was sold".to_string()
                 } else {
@@ -436,14 +439,15 @@ fn no_oversell_with_stale_reads(seed: u64) {
                 // Blame the stale read only when there was one; otherwise the condition itself.
                 let cause = if eventual > 0 {
                     format!(
-                        "\n{lag_note}{reads_note}\nA condition built from a stale read \
-                         (stock = :what_i_read) fails for the wrong reason; a condition on the \
-                         stock itself (stock >= :qty) only fails when there really is not enough."
+                        "\n{lag_note}{reads_note}\nA condition that compares the stock with \
+                         a value read from a stale replica fails for the wrong reason; a \
+                         condition on what the order needs fails only when there really is not \
+                         enough."
                     )
                 } else {
                     " It read nothing that could be stale: the refusal is the condition's own, \
-                     which refuses while there is stock. Ask for what the order needs \
-                     (stock >= :qty)."
+                     which refuses while there is stock. A reservation is refused only when \
+                     fewer units are left than it asks for."
                         .to_string()
                 };
                 fail(format!(
@@ -474,7 +478,7 @@ fn no_oversell_with_stale_reads(seed: u64) {
                  {}\n{lag_note}\nEvery write to this product lands on one partition, which takes \
                  at most 1,000 WCU a second, and a write whose condition fails still pays its \
                  WCU: the budget is one write per reservation. A condition on the stock itself \
-                 (stock >= :qty) needs no value read first, so it never has to be retried.",
+                 needs no value read first, so it never has to be retried.",
                 writes_in(&sent),
                 stale_retry_note(&sent),
             ));
@@ -540,9 +544,9 @@ impl Scene {
             let sold = -stock;
             fail(format!(
                 "{what_happened}, and the table holds stock {stock} for {sku}: {} sold that did \
-                 not exist. The write took more than was there: its condition must ask for at \
-                 least the units ordered (stock >= :qty), checked atomically with the decrement \
-                 against the leader's current item.",
+                 not exist. The write took more than was there, and nothing refused it: a \
+                 write's condition is checked atomically with the write, against the leader's \
+                 current item, and can refuse a decrement the stock cannot cover.",
                 if sold == 1 {
                     "1 unit was".to_string()
                 } else {
@@ -753,8 +757,8 @@ fn why_refused(log: &[RequestRecord], call: &Call) -> String {
     let Some(failed) = failed else {
         return if sent.iter().any(|r| READS.contains(&r.operation)) {
             "It refused from what it read, without trying to write: a read tells you the stock \
-             as it was, not as it is when your write lands. Let the write decide: one \
-             UpdateItem whose ConditionExpression (stock >= :qty) is checked atomically."
+             as it was, not as it is when your write lands. A write can carry its own \
+             condition, checked atomically when it is applied."
                 .to_string()
         } else {
             "It refused without a failed condition to show for it.".to_string()
@@ -767,8 +771,8 @@ fn why_refused(log: &[RequestRecord], call: &Call) -> String {
     let Some(read) = read else {
         return format!(
             "Its {} failed its condition although units were left: the condition refuses \
-             while there is stock. Ask for what the order needs (stock >= :qty), which fails \
-             only when there really is not enough.",
+             while there is stock. A reservation is refused only when fewer units are left \
+             than it asks for.",
             show_request(failed)
         );
     };
@@ -777,9 +781,9 @@ fn why_refused(log: &[RequestRecord], call: &Call) -> String {
         .filter(|r| r.seq > read.seq && r.seq < failed.seq)
         .filter(|r| r.client != Some(call.client) && is_write(r) && r.succeeded())
         .collect();
-    let fix = "A condition that compares the stock with what was read (stock = :what_i_read) \
-               fails whenever another buyer wrote in between, not only when there is not \
-               enough stock: its failure does not mean \"out of stock\".";
+    let fix = "A condition that compares the stock with the value read fails whenever the \
+               stock changed since that read, not only when there is not enough: its failure \
+               does not mean \"out of stock\".";
     match between.first() {
         None if read.consistent_read == Some(false) => format!(
             "No other buyer wrote between its read (#{}) and its write (#{}), yet the write's \
@@ -789,8 +793,8 @@ fn why_refused(log: &[RequestRecord], call: &Call) -> String {
         ),
         None => format!(
             "No other buyer wrote between its read (#{}) and its write (#{}), yet the write's \
-             condition failed: the condition refuses while there is stock. Ask for what the \
-             order needs (stock >= :qty).",
+             condition failed: the condition refuses while there is stock. A reservation is \
+             refused only when fewer units are left than it asks for.",
             read.seq, failed.seq
         ),
         Some(other) => format!(
@@ -861,10 +865,9 @@ fn throttled(
          succeeded{per}; {} of those writes failed their condition \
          ({CONDITION_FAILED}) and still paid their WCU.\nThe budget is one write per \
          reservation: {} reservations in one second fit the partition only if none of them \
-         writes twice. A compare-and-set (condition stock = :expected, retried with the stock \
-         ALL_OLD showed) pays for every expected value that was out of date; a condition on the \
-         stock itself (stock >= :qty) needs no expected value and fails only when there is \
-         not enough.",
+         writes twice. A compare-and-set pays a write for every expected value that was out \
+         of date, retry after retry; a condition on the stock itself needs no expected value \
+         and fails only when there is not enough.",
         first.operation,
         first.seq,
         first.error.unwrap_or("a throttle"),
@@ -895,7 +898,7 @@ fn check_budget(round: &str, log: &[RequestRecord], calls: &[Call]) {
              one write ({} writes in all). The first:\n{}\nEvery write to this product lands on \
              one partition, which takes at most {} WCU a second, and a write whose condition \
              fails still pays its WCU: the budget is one write per reservation. A condition on \
-             the stock itself (stock >= :qty) never has to be retried.",
+             the stock itself needs no value read first, so it never has to be retried.",
             over.len(),
             calls.len(),
             thousands(writes as i64),
@@ -913,8 +916,8 @@ fn check_one_write(context: &str, sent: &[RequestRecord]) {
             "{context}, but it sent {}: {writes} writes for one call. {}\nEvery write to a \
              product lands on its one partition, which takes at most {} WCU a second, and a \
              write whose condition fails still pays its WCU: the budget is one write per call. \
-             A condition on the stock itself (stock >= :qty) needs no expected value, so it \
-             never has to be retried.",
+             A condition on the stock itself needs no expected value, so it never has to be \
+             retried.",
             show_requests(sent),
             stale_retry_note(sent),
             thousands(PARTITION_WCU),
@@ -953,9 +956,9 @@ fn engine_failure(call: &str, e: &Error) -> String {
             .is_some_and(|m| m.contains("attribute that does not exist"));
     let note = if missing_attribute {
         "\nThe update expression reads an attribute the item does not have: a product that was \
-         never restocked has no item, so `stock` on the right of `SET stock = stock + :qty` \
-         refers to nothing, and DynamoDB refuses the whole update. ADD stock :qty starts a \
-         missing number at 0; so does SET stock = if_not_exists(stock, :zero) + :qty."
+         never restocked has no item, so a `stock` operand in a SET refers to nothing, and \
+         DynamoDB refuses the whole update. Not every update action needs the old value to \
+         exist: some treat a missing number as 0."
     } else {
         ""
     };
