@@ -38,7 +38,7 @@ pub fn read_page_reads_strongly_when_asked(seed: u64) {
             fail(format!(
                 "{}: its {} #{} was eventually consistent, but this page shows stock levels \
                  right after checkout (page.strong = true): every read must be strongly \
-                 consistent, ConsistentRead = true (1 RCU per 4 KB instead of 0.5). An \
+                 consistent (1 RCU per 4 KB instead of 0.5). An \
                  eventually consistent read may be served by a replica that has not yet \
                  seen the last write.",
                 call(page),
@@ -69,14 +69,15 @@ pub fn read_page_over_budget_reads_nothing(seed: u64) {
             Err(e) if sent.is_empty() && e.to_string().contains("over budget") => {}
             Err(e) if sent.is_empty() => fail(format!(
                 "{} returned Err({e}) without a request, which is right, but not the kata's \
-                 error: return given::over_budget(needed, budget) when no plan fits.",
+                 over-budget error (the one given::over_budget makes, naming what the page \
+                 needs and the budget).",
                 call(page)
             )),
             result => fail(format!(
                 "{} {}, after sending {} ({} RCU). No plan reads this page within {} RCU: the \
-                 cheapest possible costs {} RCU ({}). Price the plans with your calculator \
-                 BEFORE sending anything, and return given::over_budget(..) without a single \
-                 request when none fits: capacity spent on a page you then refuse is wasted.",
+                 cheapest possible costs {} RCU ({}). A plan's price is known before it is \
+                 sent, and DynamoDB charges for a read whether or not its page is then \
+                 refused: capacity spent on a page that does not fit is wasted.",
                 call(page),
                 match result {
                     Ok(items) => format!("returned Ok with {} items", items.len()),
@@ -474,9 +475,8 @@ fn overspend(page: &Page, sent: &[RequestRecord]) -> String {
     {
         return format!(
             "\nIts Query #{} read {} items, more than the {} between the first and the last \
-             needed sort key: a Query pays for every item its key condition matches, so bound \
-             the sort key (SK BETWEEN :first AND :last) — filtering afterwards, in code or with \
-             a FilterExpression, saves nothing.",
+             needed sort key: a Query pays for every item its key condition matches — \
+             filtering afterwards, in code or with a FilterExpression, saves nothing.",
             q.seq,
             q.items_read,
             range.len()
@@ -489,8 +489,8 @@ fn overspend(page: &Page, sent: &[RequestRecord]) -> String {
     let p = plans(page);
     if gets > 0 && p.query < p.batch {
         return "\nIt read the items by key: each item rounded up to 4 KB on its own. These \
-                items are small and next to each other in the collection: one Query of their \
-                range adds their sizes up and rounds once."
+                items are small and next to each other in the collection, and a Query adds up \
+                the sizes of what it reads and rounds once."
             .to_string();
     }
     if sent.iter().any(|r| r.operation == "Query") && p.batch < p.query {
@@ -531,20 +531,19 @@ fn refused_note(page: &Page, error: &str) -> String {
     if says(whole) && whole != p.query {
         format!(
             "\nYour figure, {} RCU, is the price of a Query of the whole collection; a Query \
-             pays for every item its key condition matches, so bound the sort key to the \
-             needed range (SK BETWEEN :first AND :last).",
+             pays for every item its key condition matches, needed or not.",
             units(whole)
         )
     } else if p.batch > p.query && says(p.batch) {
         format!(
-            "\nYour figure, {} RCU, is the price of the BatchGetItem; the {cheaper} costs less: \
-             price both plans and take the cheaper.",
+            "\nYour figure, {} RCU, is the price of the BatchGetItem; the {cheaper} costs less, \
+             within the budget.",
             units(p.batch)
         )
     } else if p.query > p.batch && says(p.query) {
         format!(
             "\nYour figure, {} RCU, is the price of the Query of the range; the {cheaper} costs \
-             less: price both plans and take the cheaper.",
+             less, within the budget.",
             units(p.query)
         )
     } else if !page.strong && says(s.cheaper()) {
