@@ -411,8 +411,8 @@ fn check_figures(w: &Workload, need: &Need, p: &Plan, r: &Replay) {
                  {} ({}). The replay was not throttled — in that second the table consumed {} \
                  {}, and burst capacity (unused capacity of the last 300 s) paid for what \
                  the provisioned figure did not. Burst is best effort — DynamoDB may spend it \
-                 on background work — so a plan never counts on it: provision at least the \
-                 busiest second.",
+                 on background work — so a plan never counts on it: the busiest second is \
+                 covered by the provisioned figure alone.",
                 show_plan(p),
                 thousands(fig),
                 kind.unit(),
@@ -512,8 +512,8 @@ fn explain_throttle(w: &Workload, need: &Need, p: &Plan, r: &Replay, t: usize, k
                  (loading the items included), so this second it took max({}, 2 × {}) = {} {}, \
                  and the workload asked for {} {} ({}). DynamoDB grows an on-demand table \
                  past twice its previous peak only over time (AWS: spread growth beyond it \
-                 over at least 30 minutes): a jump like this one is throttled. Provision the \
-                 table for its busiest second instead (or pre-warm it).",
+                 over at least 30 minutes): a jump like this one is throttled. A table \
+                 provisioned (or pre-warmed) for its busiest second takes it from the start.",
                 units(kind, initial),
                 kind.unit(),
                 units(kind, before),
