@@ -65,10 +65,10 @@ const WRITES: [&str; 5] = [
 ];
 const CONDITION_FAILED: &str = "ConditionalCheckFailedException";
 /// What every lost-race explanation ends with.
-const FRESH_READ: &str = "After a ConditionalCheckFailedException, start again from the page \
-                          as it is now: a strongly consistent GetItem (or the item the failed \
-                          write hands back with ReturnValuesOnConditionCheckFailure = ALL_OLD), \
-                          and call change again on that body.";
+const FRESH_READ: &str = "A ConditionalCheckFailedException means another editor saved: the \
+                          text computed before is built on a page that is gone, and only the \
+                          page as it is now, with change called again on its body, holds their \
+                          save.";
 
 katas_testkit::learner! {
     /// Saves `change(body)` as the page's next version; returns the version saved.
@@ -165,8 +165,8 @@ fn saves_edits_in_turn(seed: u64) {
                 fail(format!(
                     "{context} returned Ok({v}), but the page in the table is at version \
                      {stored}{}. Every save stores the version read + 1 (a new page: 1): \
-                     otherwise two editors who read the same version both pass version = :read, \
-                     and the second replaces the first's text.",
+                     otherwise two editors who read the same version both pass a condition on \
+                     that version, and the second replaces the first's text.",
                     if *stored == version && version > 0 {
                         ", the version it was at before the edit — the write did not move the \
                          version"
@@ -272,8 +272,8 @@ fn a_lost_race_is_retried_on_a_fresh_read(seed: u64) {
                     "its write, {}, was guarded by what its read after the other editor's save, \
                      {}, showed — so its condition passed — but the text it saved came from \
                      change called on the body of its first read, before that save (change was \
-                     called {} time(s), first on {}). Call change on the body of the same read \
-                     whose version guards the write.",
+                     called {} time(s), first on {}): the text and the version that guarded it \
+                     came from different reads.",
                     show_request(w),
                     show_request(read_after.unwrap_or(w)),
                     calls.len(),
@@ -281,15 +281,15 @@ fn a_lost_race_is_retried_on_a_fresh_read(seed: u64) {
                 ),
                 Some(w) if w.succeeded() => {
                     let guard = if before.is_none() {
-                        "The page had no item when the edit read it, so its first save must be \
-                         create-only (attribute_not_exists(page)): the other editor created \
-                         it in between, and an unguarded write replaced theirs."
+                        "The page had no item when the edit read it; the other editor created \
+                         it in between, and the edit's write replaced theirs: nothing in that \
+                         write required the page to still be missing."
                             .to_string()
                     } else {
                         format!(
                             "Its write passed although the page had moved from version \
-                             {version} to {} after the edit's read: the write must be \
-                             conditional on the version read (version = :read).",
+                             {version} to {} after the edit's read: nothing in the write \
+                             required the page to still be at the version it read.",
                             rival.version
                         )
                     };
@@ -574,8 +574,8 @@ fn gives_up_after_max_attempts(seed: u64) {
                 "edit(\"{page}\", ..) on a page another editor saves after every read has \
                  called change {} times and sent {} writes, and it is still trying: the retry \
                  loop has no bound. Each failed write still costs its WCU, and the editor \
-                 waits for ever. Give up after MAX_ATTEMPTS = {MAX_ATTEMPTS} writes with \
-                 EditError::Conflict {{ attempts: {MAX_ATTEMPTS} }}.",
+                 waits for ever. The README's bound is MAX_ATTEMPTS = {MAX_ATTEMPTS} writes, \
+                 then a Conflict.",
                 calls + 1,
                 writes_in(&s.requests_since(from)) - rivals.borrow().len()
             ));
@@ -659,15 +659,15 @@ fn other_errors_are_not_conflicts(seed: u64) {
         Err(EditError::Conflict { .. }) => fail(format!(
             "{context}.\nNo other editor saved anything: each write failed with \
              {}, not {CONDITION_FAILED}. Only a failed condition means another editor saved \
-             first; retrying a request DynamoDB refused as invalid cannot make it valid. \
-             Return any other error at once, as EditError::Engine(e).",
+             first; retrying a request DynamoDB refused as invalid cannot make it valid, and \
+             any other error is the caller's to see, as the README's EditError::Engine.",
             sent.iter()
                 .find_map(|r| r.error.filter(|_| is_write(r)))
                 .unwrap_or("another error")
         )),
         _ => fail(format!(
-            "{context}.\nedit must return EditError::Engine(e) with the engine's \
-             ValidationException (e.code() == Some(\"ValidationException\"))"
+            "{context}.\nedit must return the engine's ValidationException as \
+             EditError::Engine: it is not a conflict"
         )),
     }
     let writes = writes_in(&sent);
@@ -675,7 +675,7 @@ fn other_errors_are_not_conflicts(seed: u64) {
         fail(format!(
             "{context}.\nIt sent {writes} write(s) and called change {calls} time(s): a \
              ValidationException is not a lost race, and a retry sends the same invalid item \
-             again. One write, one change, then return the error."
+             again."
         ));
     }
     check_eq_text(
@@ -852,8 +852,7 @@ fn check_reads_strong(context: &str, sent: &[RequestRecord]) {
     if let Some(read) = sent.iter().find(|r| r.consistent_read == Some(false)) {
         fail(format!(
             "{context}: its {} was eventually consistent. Every read a write is built on must be \
-             strongly consistent (consistent_read(true)): an eventually consistent read may be \
-             answered by a replica the latest save has not reached yet, and a write built on it \
+             strongly consistent: an eventually consistent read may be answered by a replica the latest save has not reached yet, and a write built on it \
              fails its condition for nothing — a wasted write on the page's partition.",
             show_request(read)
         ));
@@ -890,18 +889,19 @@ fn first_wasted_write(
                 "its {} failed its condition although no other editor saved the page after its \
                  read, {}. That read was eventually consistent: a replica that had not yet \
                  received the latest save answered it, so the write was built on a version the \
-                 page had already left — a wasted write, and an attempt spent. Read with \
-                 consistent_read(true).",
+                 page had already left — a wasted write, and an attempt spent. A strongly \
+                 consistent read is answered by the leader, which every save has reached.",
                 show_bare(w),
                 show_bare(basis)
             )
         } else if is_read(basis) {
             let new_page = if existed(basis.seq) {
-                "The page existed: compare the version the read returned (version = :read)."
+                "The page existed, and the read returned its version: the condition did not \
+                 hold for the version the read returned."
             } else {
                 "The page had no item when it was read, and a missing item has no `version`: \
-                 a comparison such as version = :zero is false on it, so a new page could never \
-                 be saved. Guard a new page's first save with attribute_not_exists(page)."
+                 any comparison with a missing attribute is false, so a new page could never \
+                 be saved. A condition can also require that there be no item yet."
             };
             format!(
                 "its {} failed its condition although no other editor saved the page after its \
@@ -982,13 +982,13 @@ fn who_replaced(log: &[RequestRecord], calls: &[Call], lost: &Call) -> String {
                 .iter()
                 .any(|r| r.seq < b.seq && is_write(r) && r.succeeded());
             let guard = if page_was_new {
-                "When that edit read, the page had no item yet: its first save must be \
-                 create-only (attribute_not_exists(page)), so that it fails once someone else \
-                 has created the page."
+                "When that edit read, the page had no item yet, and nothing in its first save \
+                 required the page to still be missing: it replaced the page someone else had \
+                 created meanwhile."
             } else {
-                "Its write must be conditional on the version it read (version = :read), and \
-                 every save must move the version on (version = :read + 1): then a write built \
-                 on an old read fails instead of replacing newer text."
+                "A write built on an old read fails instead of replacing newer text only when \
+                 it requires the page to still be at the version it read, and every save moves \
+                 the version on."
             };
             format!(
                 "{head}\nThat save was built on {}, which came before {} — yet it \
