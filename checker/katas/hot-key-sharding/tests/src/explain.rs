@@ -322,8 +322,7 @@ pub(crate) fn flat_backoff_message(stats: &Stats, waits: &[u64]) -> String {
          times{partition}. The request log shows its attempts at {} on the simulated clock: it \
          waited {} between them{}. A fixed wait sends a throttled like back at the same pace \
          into a partition that is still over its {} WCU, and in a flash crowd every waiting \
-         client does the same. Double the wait after each throttle (e.g. 50 ms, 100 ms, \
-         200 ms …, capped) so retries thin out until the partition has capacity again.",
+         client does the same: the retries arrive as fast as they are throttled.",
         thousands(stats.max_throttles_like),
         stats.max_throttles,
         times.join(", "),
@@ -361,12 +360,18 @@ pub(crate) fn hot_partition_message(
     );
     let (cause, story) = if keys_on.len() <= 1 {
         let keys = keys_on.values().next().cloned().unwrap_or_default();
-        let key_text = match keys.as_slice() {
-            [one] => format!("PK = {one}: one item on one partition"),
-            many => format!(
-                "{} keys that all hash to partition {}",
-                many.len(),
-                worst.partition
+        let (key_text, unused) = match keys.as_slice() {
+            [one] => (
+                format!("PK = {one}: one item on one partition"),
+                format!("the call was given {shards} shards and used one key"),
+            ),
+            many => (
+                format!(
+                    "{} keys that all hash to partition {}",
+                    many.len(),
+                    worst.partition
+                ),
+                "a partition's ceiling holds for all the keys on it together".to_string(),
             ),
         };
         (
@@ -374,12 +379,10 @@ pub(crate) fn hot_partition_message(
             format!(
                 "All {} likes went to {key_text}, {load}, while the table's other {} partitions \
                  sat idle. One key is capped at {} writes a second however much capacity the \
-                 table has. Spread the likes over `shards` keys (e.g. \"post-1#COUNTER#0\" … \
-                 \"post-1#COUNTER#{}\") and sum them on read.",
+                 table has: {unused}.",
                 thousands(likes),
                 partitions.saturating_sub(1),
                 thousands(CEILING_WCU as u64),
-                shards - 1
             ),
         )
     } else {
@@ -395,13 +398,14 @@ pub(crate) fn hot_partition_message(
             cause,
             format!(
                 "Your likes went to {} keys (shards = {shards}) on {} partitions; partition {} \
-                 holds {} of them ({}) and was {load}. Use all `shards` keys and give each an \
-                 even share of the likes.",
+                 holds {} of them ({}) and was {load}. A partition's {} WCU is shared by the \
+                 keys it holds and the likes they get.",
                 items.len(),
                 keys_on.len(),
                 worst.partition,
                 on_worst.len(),
-                on_worst.join(", ")
+                on_worst.join(", "),
+                thousands(CEILING_WCU as u64),
             ),
         )
     };

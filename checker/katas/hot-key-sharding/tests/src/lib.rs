@@ -116,15 +116,15 @@ fn total_reads_every_shard(seed: u64) {
         fail(format!(
             "total(\"post-1\", {shards}) sent {} Scan request(s): a Scan reads every item of the \
              table — every post's counters — to find 8 items whose keys you already know. \
-             Read the shard keys directly: one GetItem per shard, or one BatchGetItem.",
+             A read by key reads only the items it names.",
             count("Scan")
         ));
     }
     let requests = after.requests - before.requests;
     if requests > u64::from(shards) {
         fail(format!(
-            "total(\"post-1\", {shards}) sent {requests} requests for {shards} shards: read each \
-             shard once (one GetItem per shard, or one BatchGetItem for all of them)"
+            "total(\"post-1\", {shards}) sent {requests} requests for {shards} shards: more \
+             requests than there are shards to read, and each one is paid for"
         ));
     }
 
@@ -138,7 +138,7 @@ fn total_reads_every_shard(seed: u64) {
         p1,
         format!(
             "after 303 likes of post-2, total(\"post-1\", {shards}) changed: each post needs its \
-             own shard keys (put the post id in the key, e.g. \"post-1#COUNTER#3\")"
+             own shard keys, and post-2's likes landed on keys post-1's total reads"
         ),
     );
     let p2 = total(&s.client, "post-2", shards)
@@ -185,8 +185,9 @@ fn retries_throttled_writes(seed: u64) {
     if stats.max_throttles > MAX_THROTTLES_PER_LIKE {
         fail(format!(
             "like #{} was throttled {} times before it went through: the retry loop barely waits. \
-             Each attempt on a partition that is already over its ceiling only adds load; back \
-             off exponentially on the simulated clock (e.g. 50 ms, 100 ms, 200 ms …, capped).",
+             Each attempt on a partition that is already over its ceiling only adds load, and \
+             the ceiling is per second: only time on the simulated clock gives the partition \
+             capacity again.",
             thousands(stats.max_throttles_like),
             thousands(stats.max_throttles)
         ));
@@ -265,9 +266,7 @@ fn returns_other_errors(seed: u64) {
             "{call} was sent to a table that does not exist and kept retrying: the request log \
              shows {} requests from it that failed ({}{}) over {:.1} s of simulated time, and it \
              only {} once the test created the table at {:.1} s. A missing table does not \
-             appear by waiting — nor does any error but a throttle go away. Retry only \
-             throttling errors (error.is_throttling()) and return every other error to the \
-             caller, unchanged.",
+             appear by waiting — nor does any error but a throttle go away.",
             thousands(missing.len() as u64),
             error,
             if errors.iter().all(|e| *e == error) {
@@ -285,8 +284,9 @@ fn returns_other_errors(seed: u64) {
     }
     match result {
         Ok(()) => fail(format!(
-            "{call} returned Ok, but the table {TABLE} does not exist: the like was not stored. \
-             Return the error the write gets (ResourceNotFoundException)."
+            "{call} returned Ok, but the table {TABLE} does not exist: its write was refused \
+             with ResourceNotFoundException and the like was not stored, while Ok tells the \
+             caller it was."
         )),
         Err(Error::ResourceNotFoundException(_)) => {}
         Err(e) if e.message().unwrap_or_default().starts_with("TODO") => {
@@ -294,8 +294,8 @@ fn returns_other_errors(seed: u64) {
         }
         Err(e) => fail(format!(
             "{call} on a table that does not exist returned {}: {e}\nThe write got \
-             ResourceNotFoundException; hand that error back to the caller unchanged, so it can \
-             tell a missing table from a bug in the request.",
+             ResourceNotFoundException; a caller told anything else cannot tell a missing \
+             table from a bug in the request.",
             e.code().unwrap_or("an unnamed error")
         )),
     }
@@ -303,8 +303,8 @@ fn returns_other_errors(seed: u64) {
     if requests > MAX_REQUESTS_ON_MISSING_TABLE {
         fail(format!(
             "{call} sent {requests} requests to a table that does not exist before it returned \
-             ResourceNotFoundException: only a throttled request is worth sending again. Return \
-             every other error the first time."
+             ResourceNotFoundException: only a throttle passes with time, every other error comes \
+             back the same on each attempt."
         ));
     }
 }
@@ -336,8 +336,8 @@ fn counts_concurrent_likes(seed: u64) {
                 "increment(\"{post}\", {shards}, {n}) from client {i} of {CLIENTS} concurrent \
                  clients failed: {e}{}",
                 if e.is_throttling() {
-                    "\nA throttled request did nothing: wait on the simulated clock and send it \
-                     again."
+                    "\nA throttled request did nothing, so it is safe to send again, and a \
+                     throttle passes with time on the simulated clock."
                 } else {
                     ""
                 }

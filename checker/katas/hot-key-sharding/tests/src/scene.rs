@@ -120,10 +120,8 @@ impl Scene {
             self.sent.borrow_mut().note(&log);
             if let Err(e) = sent {
                 let advice = if e.is_throttling() {
-                    "\nA throttled write did nothing, so it is safe to send again: catch it \
-                     (error.is_throttling()), wait on the simulated clock \
-                     (client.world().advance(..)), and retry — backing off exponentially — \
-                     until it goes through."
+                    "\nA throttled write did nothing, so it is safe to send again, and a \
+                     throttle passes with time on the simulated clock (not the computer's)."
                 } else {
                     ""
                 };
@@ -136,8 +134,8 @@ impl Scene {
             if totals.requests == 0 {
                 fail(format!(
                     "increment(\"{post}\", {shards}, {n}) returned Ok but sent no request to the \
-                     table: the like was not stored. Write it to one shard item with UpdateItem \
-                     (ADD a number attribute)."
+                     table: the like was not stored. A like is stored by a write to one of the \
+                     post's shard items."
                 ));
             }
             if totals.throttled > stats.max_throttles {
