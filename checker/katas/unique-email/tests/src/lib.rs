@@ -66,12 +66,11 @@ const LAG: Duration = Duration::from_secs(60);
 /// DynamoDB's limit on the actions of one TransactWriteItems, and the team it allows.
 const MAX_ACTIONS: usize = 100;
 const MAX_TEAM: usize = MAX_ACTIONS / 2;
-const ONE_TRANSACTION: &str = "Write the user and its guard in one TransactWriteItems (two \
-                               Puts, each with attribute_not_exists(PK)): DynamoDB commits both \
-                               or neither.";
-const REASONS: &str = "cancellation_reasons() has one entry per action, in the order the \
-                       actions were sent (transact_items #0, #1, …): read the entry of each \
-                       action by its position.";
+const ONE_TRANSACTION: &str = "Writes are atomic together only inside one transaction: \
+                               DynamoDB commits all of its actions or none, whatever happens to \
+                               the caller once it is sent.";
+const REASONS: &str = "A cancelled transaction carries one reason per action, in the order the \
+                       actions were sent: a reason belongs to the action at its position.";
 
 katas_testkit::learner! {
     /// Registers a user and its email's guard in one transaction.
@@ -217,12 +216,13 @@ fn a_taken_email_or_username_is_refused(seed: u64) {
         if result.is_ok() {
             let replaced = changed.iter().any(|c| c.contains("~ USER#"));
             let why = if replaced {
-                "The user's Put replaced the other user's item: make it create-only \
-                 (attribute_not_exists(PK)) like the guard's — a primary key is the only \
+                "The user's Put replaced the other user's item: a Put replaces whatever item \
+                 has its key unless a condition of its own refuses — a primary key is the only \
                  thing DynamoDB keeps unique, and only a condition on the write checks it."
             } else {
-                "A Put without attribute_not_exists(PK) replaces what is there: make both Puts \
-                 create-only, so that a taken username or email cancels the transaction."
+                "A Put replaces whatever item has its key unless a condition of its own \
+                 refuses, and only a refused action cancels a transaction: nothing here \
+                 refused."
             };
             fail(format!(
                 "{context}\nThe table changed:\n{}\n{why}",
@@ -318,8 +318,8 @@ fn a_failed_request_leaves_no_half_user(seed: u64) {
             other => fail(format!(
                 "{situation} returned {}. Nothing is taken: the transaction failed with \
                  InternalServerError (its requests: {}), not with a cancellation whose reasons \
-                 say a condition failed. Return any other error as Engine(e) — the caller may \
-                 retry it; a user told that a free email is taken would not.",
+                 say a condition failed. Any other error is the README's Engine(e): the caller \
+                 may retry it; a user told that a free email is taken would not.",
                 show_result(other),
                 show_requests(&sent)
             )),
@@ -591,8 +591,7 @@ fn changes_an_email(seed: u64) {
     }
     let lag_note = format!(
         "In this test every replica receives writes {} s late, so an eventually consistent \
-         GetItem (without consistent_read(true)) is often answered by a replica that has not \
-         seen the latest change.",
+         GetItem is often answered by a replica that has not seen the latest change.",
         LAG.as_secs()
     );
     let mut email = "ana@x.io".to_string();
@@ -616,8 +615,8 @@ fn changes_an_email(seed: u64) {
                 "{context}\nNo one else changed ana, so the user's Update failed its condition \
                  because the email your {} returned was not ana's current one, {email}: that \
                  read was eventually consistent, answered by a replica that had not yet \
-                 received the change made {} ms before. {lag_note} Read the user with \
-                 consistent_read(true).",
+                 received the change made {} ms before. {lag_note} A strongly consistent read \
+                 is answered by the leader, which has every committed change.",
                 show_bare(read),
                 200
             ));
@@ -639,9 +638,9 @@ fn changes_an_email(seed: u64) {
         let writes: Vec<&RequestRecord> = sent.iter().filter(|r| is_write(r)).collect();
         if !matches!(writes.as_slice(), [one] if one.operation == "TransactWriteItems") {
             fail(format!(
-                "{context}\nA change of email is three writes that belong together — delete the \
-                 old guard, put the new one, update the user — sent as one TransactWriteItems: \
-                 separate requests leave the guard half moved when one of them fails."
+                "{context}\nA change of email is three writes that belong together (the old \
+                 guard, the new guard, the user): separate requests leave the guard half moved \
+                 when one of them fails. {ONE_TRANSACTION}"
             ));
         }
         let user = table.get(&user_pk("ana"));
@@ -655,7 +654,7 @@ fn changes_an_email(seed: u64) {
         if let Some(old) = table.get(&email_pk(&email)) {
             fail(format!(
                 "{context}\nThe old guard is still there: {}. ana no longer has {email}, yet no \
-                 one can sign up with it, ever. Delete the old guard in the same transaction.",
+                 one can sign up with it, ever: nothing of the change removed it.",
                 row(old)
             ));
         }
@@ -665,9 +664,9 @@ fn changes_an_email(seed: u64) {
     if let Some(read) = eventual_reads.first() {
         fail(format!(
             "{read} was eventually consistent. The changes succeeded here, but only because an \
-             up-to-date replica happened to answer. {lag_note} The transaction's condition (email \
-             = the email read) would then fail on an email the user no longer has, refusing the \
-             change for nothing: read the user with consistent_read(true)."
+             up-to-date replica happened to answer. {lag_note} A change built on such a read \
+             starts from an email the user no longer has, and is refused for nothing or moves \
+             the wrong guard."
         ));
     }
 
@@ -818,9 +817,8 @@ fn racing_email_changes_keep_one_guard(seed: u64) {
              EMAIL#{email} are held by no one, forever:\n{}\nTwo changes read the same email and both committed, the second \
              after the first had already moved ana's email:\n{}\nThe second deleted a guard \
              that was already gone, claimed its own and set ana's email, and the first one's \
-             guard stayed. Condition the user's Update on the email read (email = :old): then a \
-             change whose read another change has overtaken is cancelled (UserChanged), and \
-             nothing of it is written.",
+             guard stayed. Nothing in the second change required ana's email to still be the \
+             one it read, so nothing cancelled it.",
             held.len(),
             orphans.join("\n"),
             shown.join("\n")
@@ -947,8 +945,9 @@ fn a_team_is_one_transaction(seed: u64) {
         let changed = changes(&before, &s.snapshot());
         if !changed.is_empty() {
             fail(format!(
-                "{call} returned {} and wrote:\n{}\nA team is all or nothing: one \
-                 TransactWriteItems, with every Put create-only.\nIts requests: {}",
+                "{call} returned {} and wrote:\n{}\nA team is all or nothing: a refused team \
+                 writes nothing, and a transaction writes nothing only when one of its actions \
+                 refuses. {ONE_TRANSACTION}\nIts requests: {}",
                 show_result(&result),
                 changed.join("\n"),
                 show_requests(&sent)
@@ -958,8 +957,8 @@ fn a_team_is_one_transaction(seed: u64) {
             fail(format!(
                 "{call} returned {}; it should return Err({}): the error of the first member, \
                  in team order, whose username or email is taken.\nIts requests: {}.\n{REASONS} \
-                 With two actions per member, member i's reasons are two of the {} entries — at \
-                 2i and 2i + 1 if you send each member's user and guard together.",
+                 With two actions per member, a member's two reasons are two of the {} entries, \
+                 at the positions its two actions were sent at.",
                 show_result(&result),
                 show_error(&want),
                 show_requests(&sent),
@@ -1025,9 +1024,9 @@ fn a_team_too_large_is_refused(seed: u64) {
         format!(
             "A team of {size} is {} actions, two per member, and one TransactWriteItems holds \
              at most {MAX_ACTIONS} (DynamoDB refuses more with a ValidationException: \"Member \
-             must have length less than or equal to {MAX_ACTIONS}\"). Check the size first, \
-             and send nothing: the largest team is {MAX_ACTIONS} / 2 = {MAX_TEAM}.\nIts \
-             requests: {}",
+             must have length less than or equal to {MAX_ACTIONS}\"), and a team that does not \
+             fit is refused before anything is sent: the largest team is {MAX_ACTIONS} / 2 = \
+             {MAX_TEAM}.\nIts requests: {}",
             2 * size,
             show_requests(&sent)
         )
@@ -1342,14 +1341,14 @@ fn race_cause(log: &[RequestRecord], won: &[&Call]) -> String {
         .all(|c| requests_of(log, c).first().is_some_and(|r| !is_write(r)));
     if reads_first {
         "Each sign-up read first, saw the value free, and then wrote: a check in your code and \
-         the write after it are two requests, and another sign-up fits between them. Make the \
-         check part of the write: attribute_not_exists(PK) on both Puts of the transaction — \
-         DynamoDB evaluates it on the partition's leader, atomically with the write."
+         the write after it are two requests, and another sign-up fits between them. A check \
+         that is part of the write, its condition, is evaluated by DynamoDB on the partition's \
+         leader, atomically with the write."
             .to_string()
     } else {
-        "Both writes passed: a Put without attribute_not_exists(PK) replaces the item that is \
-         there. Make the user's and the guard's Put create-only — the primary key is the only \
-         thing DynamoDB keeps unique, and only a condition on the write checks it."
+        "Both writes passed: a Put replaces the item that is there unless a condition of its \
+         own refuses — the primary key is the only thing DynamoDB keeps unique, and only a \
+         condition on the write checks it."
             .to_string()
     }
 }
