@@ -104,6 +104,15 @@ pub enum Command {
     },
     /// Grade submissions (instructors): archives, repository copies, or folders of them.
     Grade(GradeArgs),
+    /// Serve the engine on DynamoDB's HTTP API, for an AWS SDK or the AWS CLI
+    /// (`--endpoint-url http://127.0.0.1:8000`): [--port 8000] [--seed N]
+    /// [--clock real|manual] [--host 127.0.0.1]. Builds the server the first time.
+    #[command(disable_help_flag = true)]
+    Serve {
+        /// The server's options, passed on as typed (`cargo katas serve --help` lists them).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Authoring tools.
     Dev {
         /// The tool.

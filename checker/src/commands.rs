@@ -1,4 +1,5 @@
-//! The commands other than watch mode: list, run, hint, verify, reset, solution, lesson, quiz.
+//! The commands other than watch mode: list, run, hint, verify, reset, solution, lesson, quiz,
+//! serve.
 
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -85,6 +86,7 @@ pub fn dispatch(args: Args) -> Result<i32> {
             Ok(0)
         }
         Some(Command::Grade(g)) => grade(&cx, g),
+        Some(Command::Serve { args }) => serve(&cx, &args),
         Some(Command::Dev {
             command: crate::cli::DevCommand::Check { katas },
         }) => dev_check(&cx, katas),
@@ -99,6 +101,23 @@ pub fn dispatch(args: Args) -> Result<i32> {
         }) => dev_new(&cx, name, title, track, lesson),
     }
 }
+
+/// `cargo katas serve`: builds and runs the server crate (`serve/`). Decision: a separate
+/// binary run through cargo, not a library linked here, so that the checker — the learner's
+/// first build — compiles none of the server, and a learner who never serves never waits for
+/// it. The server's options are its own (`katas-serve --help`), passed on untouched.
+fn serve(cx: &crate::cli::Context, args: &[String]) -> Result<i32> {
+    let status = runner::cargo_command()
+        .current_dir(&cx.root)
+        .args(["run", "-p", SERVE_PACKAGE, "--"])
+        .args(args)
+        .status()
+        .context("could not run cargo to build and start the server")?;
+    Ok(status.code().unwrap_or(1))
+}
+
+/// The server's package (`serve/Cargo.toml`).
+const SERVE_PACKAGE: &str = "katas-serve";
 
 fn dev_new(
     cx: &Context,

@@ -1,0 +1,205 @@
+//! The wire protocol over a real socket: what an SDK relies on besides the operations
+//! themselves (routes, error shapes, the checksum header, keep-alive, limits, the clock).
+
+mod common;
+
+use common::{api_request, create_table_body, ddb, Conn};
+use serve::{ClockMode, Config, Server};
+
+fn start(clock: ClockMode) -> (std::net::SocketAddr, engine::World) {
+    let server = Server::bind(&Config {
+        port: 0,
+        clock,
+        max_body: 64 * 1024,
+        ..Config::default()
+    })
+    .unwrap();
+    let world = server.world();
+    (server.spawn().unwrap(), world)
+}
+
+#[test]
+fn get_slash_is_the_health_check_and_other_paths_are_not_found() {
+    let (addr, _) = start(ClockMode::Manual);
+    let mut conn = Conn::open(addr);
+    let health = conn.raw(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    assert_eq!(health.status, 200);
+    assert_eq!(
+        String::from_utf8_lossy(&health.body),
+        format!("healthy: {addr}")
+    );
+    let other = conn
+        .raw(b"GET /tables HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    assert_eq!(other.status, 404);
+    let view = conn
+        .raw(b"GET /_katas/nothing HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    assert_eq!(view.status, 404);
+}
+
+#[test]
+fn one_keep_alive_connection_serves_a_whole_session() {
+    let (addr, _) = start(ClockMode::Manual);
+    let mut conn = Conn::open(addr);
+    assert_eq!(
+        conn.call(&ddb("CreateTable"), &create_table_body("app"))
+            .status,
+        200
+    );
+    let put = conn.call(
+        &ddb("PutItem"),
+        r#"{"TableName":"app","Item":{"PK":{"S":"a"},"SK":{"S":"1"},"n":{"N":"1.50"},"b":{"B":"AAE="}}}"#,
+    );
+    assert_eq!(put.status, 200, "{}", String::from_utf8_lossy(&put.body));
+    assert_eq!(
+        put.json(),
+        serde_json::json!({}),
+        "no optional field without a value"
+    );
+    let got = conn.call(
+        &ddb("GetItem"),
+        r#"{"TableName":"app","Key":{"PK":{"S":"a"},"SK":{"S":"1"}},"ConsistentRead":true,"ReturnConsumedCapacity":"TOTAL"}"#,
+    );
+    let body = got.json();
+    assert_eq!(body["Item"]["n"], serde_json::json!({"N": "1.5"}));
+    assert_eq!(body["Item"]["b"], serde_json::json!({"B": "AAE="}));
+    assert_eq!(
+        body["ConsumedCapacity"]["CapacityUnits"],
+        serde_json::json!(1.0)
+    );
+}
+
+#[test]
+fn every_answer_carries_the_crc32_of_its_body() {
+    let (addr, _) = start(ClockMode::Manual);
+    let mut conn = Conn::open(addr);
+    for reply in [
+        conn.call(&ddb("ListTables"), "{}"),
+        conn.call(&ddb("DescribeTable"), r#"{"TableName":"missing"}"#),
+    ] {
+        let crc: u32 = reply.header("x-amz-crc32").unwrap().parse().unwrap();
+        assert_eq!(crc, serve::crc32::crc32(&reply.body));
+        assert!(reply.header("x-amzn-requestid").is_some());
+        assert_eq!(
+            reply.header("content-type"),
+            Some("application/x-amz-json-1.0")
+        );
+    }
+}
+
+#[test]
+fn errors_have_dynamodbs_types_and_messages() {
+    let (addr, _) = start(ClockMode::Manual);
+    let mut conn = Conn::open(addr);
+    let missing = conn.call(
+        &ddb("GetItem"),
+        r#"{"TableName":"nope","Key":{"PK":{"S":"a"}}}"#,
+    );
+    assert_eq!(missing.status, 400);
+    assert_eq!(
+        missing.json()["__type"],
+        "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException"
+    );
+    assert_eq!(missing.json()["message"], "Requested resource not found");
+    let unknown = conn.call(&ddb("ExecuteStatement"), "{}");
+    assert_eq!(unknown.error_name(), "UnknownOperationException");
+    let no_target = conn.raw(&api_request("", b"{}")).unwrap();
+    assert_eq!(no_target.error_name(), "UnknownOperationException");
+    let malformed = conn.call(&ddb("ListTables"), "{\"Limit\":");
+    assert_eq!(malformed.error_name(), "SerializationException");
+    let wrong_type = conn.call(&ddb("ListTables"), r#"{"Limit":"5"}"#);
+    assert_eq!(wrong_type.error_name(), "SerializationException");
+    let bad_enum = conn.call(
+        &ddb("PutItem"),
+        r#"{"TableName":"app","Item":{"PK":{"S":"a"}},"ReturnValues":"EVERYTHING"}"#,
+    );
+    assert_eq!(bad_enum.error_name(), "ValidationException");
+    assert_eq!(
+        bad_enum.json()["message"],
+        "1 validation error detected: Value 'EVERYTHING' at 'returnValues' failed to satisfy \
+         constraint: Member must satisfy enum value set: [NONE, ALL_OLD, UPDATED_OLD, ALL_NEW, \
+         UPDATED_NEW]"
+    );
+    let no_key_type = conn.call(
+        &ddb("CreateTable"),
+        r#"{"TableName":"t1x","AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"}],"KeySchema":[{"AttributeName":"PK"}],"BillingMode":"PAY_PER_REQUEST"}"#,
+    );
+    assert_eq!(
+        no_key_type.json()["message"],
+        "1 validation error detected: Value null at 'keySchema.1.member.keyType' failed to \
+         satisfy constraint: Member must not be null"
+    );
+}
+
+#[test]
+fn a_failed_condition_and_a_cancelled_transaction_carry_their_fields() {
+    let (addr, _) = start(ClockMode::Manual);
+    let mut conn = Conn::open(addr);
+    conn.call(&ddb("CreateTable"), &create_table_body("app"));
+    let item = r#"{"PK":{"S":"a"},"SK":{"S":"1"},"v":{"N":"1"}}"#;
+    conn.call(
+        &ddb("PutItem"),
+        &format!(r#"{{"TableName":"app","Item":{item}}}"#),
+    );
+    let failed = conn.call(
+        &ddb("PutItem"),
+        &format!(
+            r#"{{"TableName":"app","Item":{item},"ConditionExpression":"attribute_not_exists(PK)","ReturnValuesOnConditionCheckFailure":"ALL_OLD"}}"#
+        ),
+    );
+    assert_eq!(failed.error_name(), "ConditionalCheckFailedException");
+    assert_eq!(failed.json()["Item"]["v"], serde_json::json!({"N": "1"}));
+    let cancelled = conn.call(
+        &ddb("TransactWriteItems"),
+        r#"{"TransactItems":[{"ConditionCheck":{"TableName":"app","Key":{"PK":{"S":"a"},"SK":{"S":"1"}},"ConditionExpression":"v = :two","ExpressionAttributeValues":{":two":{"N":"2"}}}},{"Put":{"TableName":"app","Item":{"PK":{"S":"b"},"SK":{"S":"1"}}}}]}"#,
+    );
+    assert_eq!(cancelled.error_name(), "TransactionCanceledException");
+    assert_eq!(
+        cancelled.json()["CancellationReasons"],
+        serde_json::json!([
+            {"Code": "ConditionalCheckFailed", "Message": "The conditional request failed"},
+            {"Code": "None"}
+        ])
+    );
+}
+
+#[test]
+fn bodies_over_the_cap_are_refused_unread() {
+    let (addr, _) = start(ClockMode::Manual);
+    let mut conn = Conn::open(addr);
+    let big = vec![b' '; 64 * 1024 + 1];
+    let reply = conn.raw(&api_request(&ddb("ListTables"), &big)).unwrap();
+    assert_eq!(reply.status, 413);
+    let mut fresh = Conn::open(addr);
+    assert_eq!(fresh.call(&ddb("ListTables"), "{}").status, 200);
+}
+
+#[test]
+fn a_manual_clock_moves_only_when_asked() {
+    let (addr, world) = start(ClockMode::Manual);
+    let mut conn = Conn::open(addr);
+    conn.call(&ddb("ListTables"), "{}");
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    conn.call(&ddb("ListTables"), "{}");
+    assert_eq!(world.now().as_millis(), 0);
+    let moved = conn
+        .raw(b"POST /_katas/advance?ms=1500 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+        .unwrap();
+    assert_eq!(moved.status, 200);
+    assert_eq!(moved.json()["now_ms"], 1500);
+    assert_eq!(world.now().as_millis(), 1500);
+    let bad = conn
+        .raw(b"POST /_katas/advance?ms=soon HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+        .unwrap();
+    assert_eq!(bad.status, 400);
+}
+
+#[test]
+fn a_real_clock_follows_the_wall_clock() {
+    let (addr, world) = start(ClockMode::Real);
+    let mut conn = Conn::open(addr);
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    conn.call(&ddb("ListTables"), "{}");
+    assert!(world.now().as_millis() >= 50, "{:?}", world.now());
+}
