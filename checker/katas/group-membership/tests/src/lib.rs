@@ -78,9 +78,7 @@ const WRITES: [&str; 5] = [
 /// What every explanation of a count out of step with the edges ends with.
 const ONE_TRANSACTION: &str = "The edge and member_count are two items: two requests are \
                                each atomic, not together, and the one that got through stays. \
-                               Write both in ONE TransactWriteItems — the edge's Put (or \
-                               Delete) and the group item's Update — so that either both land \
-                               or neither does.";
+                               Only a transaction writes two items all or nothing.";
 
 /// Runs the hidden tests against the learner's functions (called by the kata's glue binary).
 pub fn main(kata: Kata) -> ! {
@@ -204,8 +202,7 @@ fn one_table_one_inverted_index() {
         fail(format!(
             "DescribeTable shows the index {INDEX} projecting {}: it does not hold {}. A Query of \
              a GSI returns only what the index holds — an edge without its role, a profile \
-             without its name — and DynamoDB does not fetch the rest from the table. Project \
-             them: INCLUDE role and name (or ALL).",
+             without its name — and DynamoDB does not fetch the rest from the table.",
             match kind {
                 Some(ProjectionType::Include) => format!("INCLUDE [{}]", included.join(", ")),
                 Some(k) => k.as_str().to_string(),
@@ -304,9 +301,9 @@ fn join_and_leave_keep_the_count(seed: u64) {
                 }
                 Step::Join(..) => format!(
                     "The user was a member already (their edge {MEMBER}… was there): a join \
-                     changes nothing and returns false. Put the edge with \
-                     attribute_not_exists(SK): a second join then fails that condition, which \
-                     cancels the whole transaction{}.",
+                     changes nothing and returns false. A Put of a key that holds an item \
+                     replaces it, unless a condition on that write refuses it; a refused \
+                     condition cancels the whole transaction{}.",
                     if after.count() != before.count() {
                         format!(
                             " — here the count moved from {} to {} while the edges stayed {}",
@@ -324,8 +321,9 @@ fn join_and_leave_keep_the_count(seed: u64) {
                 Step::Leave(..) => format!(
                     "The user was not a member: a leave changes nothing and returns false. A \
                      DeleteItem of a key that holds no item succeeds, and writes nothing — so \
-                     the count's Update beside it still takes 1 off{}. Delete the edge with \
-                     attribute_exists(SK): it then fails, and cancels the transaction.",
+                     the count's Update beside it still takes 1 off{}. A write can carry a \
+                     condition on the item as it is, and a refused condition cancels the whole \
+                     transaction.",
                     if after.count() != before.count() {
                         format!(
                             " (here member_count went from {} to {} with {} edges)",
@@ -369,8 +367,9 @@ fn join_and_leave_keep_the_count(seed: u64) {
     if !after.items.is_empty() {
         fail(format!(
             "{context}.\nIt wrote:\n{}\nAn UpdateItem of a key that holds no item creates the \
-             item: the count's Update made a group no one created. Condition it on \
-             attribute_exists(PK): it then fails, and cancels the whole transaction.",
+             item: the count's Update made a group no one created, as nothing refused it. A \
+             write can carry a condition on the item it writes, and a refused condition cancels \
+             the whole transaction.",
             after.show()
         ));
     }
@@ -378,10 +377,8 @@ fn join_and_leave_keep_the_count(seed: u64) {
         Err(_) => {}
         Ok(false) => fail(format!(
             "{context}.\nfalse means \"already a member\", and there is no such group: return \
-             an error. A cancelled transaction says which action failed: \
-             cancellation_reasons() has one entry per action, in request order, with code() \
-             ConditionalCheckFailed on the one whose condition was false — the edge's means \
-             already a member, the group item's means no such group."
+             an error. A cancelled transaction says which of its actions was refused, and why: \
+             which condition failed tells \"already a member\" from \"no such group\"."
         )),
         Ok(true) => fail(format!(
             "{context}.\nThe group does not exist: the join must fail, and write nothing."
@@ -460,17 +457,17 @@ fn racing_joins_keep_the_count(seed: u64) {
         format!(
             "member_count followed the calls that returned true ({by_calls}), the edges did not \
              ({edges}): joins of a member, or leaves of a non-member, returned true and moved \
-             the count without changing an edge. Put the edge with attribute_not_exists(SK) and \
-             Delete it with attribute_exists(SK): a call with nothing to do then fails that \
-             condition, which cancels its whole transaction, and returns false."
+             the count without changing an edge. A call with nothing to do must change nothing and \
+             return false; a write can carry a condition on the item as it is when the write \
+             lands, and a refused condition cancels the whole transaction."
         )
     } else if let Some((a_read, b_write, a_write)) = lost {
         format!(
             "In the request log, client {}'s {} came before client {}'s {} changed the group, \
              and client {}'s {} after it: a count computed in code from what client {} read \
-             overwrites the other client's change — a lost update. Let DynamoDB do the \
-             arithmetic on the item as it is: ADD member_count :one (or SET member_count = \
-             member_count + :one), with no read before.",
+             overwrites the other client's change — a lost update. A count read and \
+             written back is stale as soon as another client writes between; DynamoDB can do \
+             the arithmetic itself, on the item as it is when the write lands.",
             a_read.client.unwrap_or(0),
             show_bare(&a_read),
             b_write.client.unwrap_or(0),
@@ -484,8 +481,7 @@ fn racing_joins_keep_the_count(seed: u64) {
     } else {
         "Each call that returned true changed one edge: 1 + joins − leaves must be the number \
          of edges, and member_count that number too. A join of a member, or a leave of a \
-         non-member, returns false and changes nothing (attribute_not_exists(SK) on the edge's \
-         Put, attribute_exists(SK) on its Delete)."
+         non-member, returns false and changes nothing."
             .to_string()
     };
     fail(format!("{summary}.\n{why}\nThe group:\n{}", after.show()));
@@ -600,11 +596,10 @@ fn a_failed_join_leaves_no_half(seed: u64) {
                 after.count_text(),
                 after.changes_from(&before),
                 match op {
-                    Op::Add(_) => "A bulk add is many edges and one count: write them in \
-                                   TransactWriteItems of at most 100 actions — up to 99 edges \
-                                   and the count's Update (ADD member_count :n) in each — so \
-                                   that every request that lands moves the count with its \
-                                   edges, and one that is refused writes neither."
+                    Op::Add(_) => "A bulk add is many edges and one count: every write \
+                                   request that lands must move the count by the edges it \
+                                   writes, and one that is refused must write neither. A \
+                                   transaction holds at most 100 actions."
                         .to_string(),
                     _ => ONE_TRANSACTION.to_string(),
                 }
@@ -674,9 +669,8 @@ fn a_big_group_fits() {
                      {} of them its attribute {name}: the member list in one attribute grows \
                      with every member (64 bytes and more each), and an item is at most 400 KB \
                      ({} bytes) — names and values together — so DynamoDB refuses the write \
-                     that would take it past. No single item can hold a big group. Give each \
-                     membership its own item, an edge {GROUP}{group} / {MEMBER}<user_id>: a \
-                     group then grows by items, without limit.",
+                     that would take it past. No single item can hold a big group: only a \
+                     group that grows by items, not by an attribute, has no limit.",
                     thousands(size as i64),
                     thousands(bytes as i64),
                     thousands(ITEM_LIMIT as i64)
@@ -715,7 +709,7 @@ fn a_big_group_fits() {
         fail(format!(
             "After {} members, the group's own item has an attribute {name} of {} bytes: a \
              member list in the group's item grows with the group, and an item is at most 400 \
-             KB. Give each membership its own item.",
+             KB.",
             thousands(BIG as i64),
             thousands(bytes as i64)
         ));
@@ -838,8 +832,9 @@ fn members_in_pages_read_only_what_they_return(seed: u64) {
                         expect.len(),
                         if got.members.len() + 1 == expect.len() && page == 1 {
                             " It is one short: the group's own item (SK = GROUP#design, which \
-                             sorts before every MEMBER#…) took a place of the Limit. A key \
-                             condition begins_with(SK, \"MEMBER#\") reads only the edges."
+                             sorts before every MEMBER#…) took a place of the Limit: Limit \
+                             counts the items read, and the key condition decides which are \
+                             read."
                         } else {
                             ""
                         }
@@ -1069,14 +1064,11 @@ impl GroupRows {
                 "The join made no edge item ({MEMBER}<user_id>): the group's own item keeps its \
                  members in the attribute {name}. A member list in one attribute grows with the \
                  group, and an item is at most 400 KB: the test a_big_group_fits shows where \
-                 it stops. Each membership is its own item, an edge PK = {GROUP}<group_id>, SK \
-                 = {MEMBER}<user_id>, role."
+                 it stops. The README's layout has an edge item per membership."
             ),
-            None => format!(
-                "A membership is one edge item: PK = {GROUP}<group_id>, SK = \
-                 {MEMBER}<user_id>, role (\"member\" or \"admin\"); the group's own item \
-                 (SK = {GROUP}<group_id>) holds member_count."
-            ),
+            None => "The README's layout has one edge item per membership, in the group's item \
+                 collection, holding its role; the group's own item holds member_count."
+                .to_string(),
         }
     }
 
@@ -1252,7 +1244,7 @@ impl Scene {
             Some(kind) => format!(
                 " DescribeTable shows the index {INDEX} projecting {}: a Query of the index \
                  returns only what it holds, so an edge comes back without its role and a \
-                 profile without its name. Project role and name (INCLUDE), or ALL.",
+                 profile without its name.",
                 kind.as_str()
             ),
             None => String::new(),
@@ -1445,7 +1437,7 @@ fn check_one_transaction(context: &str, sent: &[RequestRecord]) {
         )),
         other => fail(format!(
             "{context}.\nA join or a leave changes two items — the edge and the group's \
-             member_count — in one TransactWriteItems; its write was {}.",
+             member_count — and only a transaction changes both or neither; its write was {}.",
             other.map_or("missing".to_string(), |w| show_bare(w))
         )),
     }
@@ -1461,11 +1453,11 @@ fn check_one_query(context: &str, sent: &[RequestRecord], index: Option<&str>, r
             show_bare(scan),
             match index {
                 Some(_) => format!(
-                    "Query the index {INDEX} on its partition key SK: the edges (or the profile) \
-                     with that SK are one item collection of the index."
+                    "In the index {INDEX}, the items that share an SK are one item collection, \
+                     and a Query reads only the collection it names."
                 ),
-                None => "A group's members are its item collection: one Query on PK = \
-                         GROUP#<group_id>, with begins_with(SK, \"MEMBER#\") and Limit."
+                None => "A group's members are its item collection, and a Query reads only the \
+                         collection it names, as far as its Limit."
                     .to_string(),
             }
         ));
@@ -1505,11 +1497,11 @@ fn check_one_query(context: &str, sent: &[RequestRecord], index: Option<&str>, r
             show_bare(query),
             query.items_read,
             if index.is_none() && query.items_read > 30 {
-                "It read the whole member list: let the key condition and Limit (the page \
-                 size) select the page, and ExclusiveStartKey (from the cursor) start it."
+                "It read the whole member list to return one page: a Query can start after a \
+                 given key and stop after a given number of items."
             } else if index.is_none() {
-                "The key condition selects what is read: begins_with(SK, \"MEMBER#\") reads \
-                 only edges, and Limit stops at the page size."
+                "The key condition selects what is read, and Limit counts every item read, \
+                 returned or not."
             } else {
                 "The key condition selects what is read."
             }
