@@ -211,11 +211,9 @@ fn one_store_by_its_key(seed: u64) {
             let read: u64 = sent.iter().map(|r| r.items_read).sum();
             fail(format!(
                 "{call} sent {}, reading {read} item(s). The whole key of one store is known \
-                 from what the visitor asked — PK = COUNTRY#{}, SK = CITY#{}#STORE#{id:04} — \
-                 so one store is one GetItem, which reads that item and nothing else.",
-                show_requests(&sent),
-                country.to_uppercase(),
-                city.to_lowercase()
+                 from what the visitor asked, so one store is one GetItem, which reads that \
+                 item and nothing else.",
+                show_requests(&sent)
             ));
         }
         if got.as_ref() != want {
@@ -275,7 +273,7 @@ fn a_citys_stores_newest_first(seed: u64) {
             want.len(),
             show_requests(&sent)
         );
-        check_one_query(&s, &context, &sent, country);
+        check_one_query(&s, &context, &sent);
         if got != want {
             let why = city_diagnosis(&s, &want, &got, country, city);
             check_eq_text(
@@ -290,13 +288,10 @@ fn a_citys_stores_newest_first(seed: u64) {
                 "{context}.\nIts {} read {} items to return {} stores: the rest were read and \
                  dropped — by a FilterExpression, which is applied after the read, or by your \
                  code — and every one of them was paid for. The key condition alone can select \
-                 the city: its stores are one contiguous range of the sort key, PK = COUNTRY#{} \
-                 AND begins_with(SK, \"CITY#{}#\").",
+                 the city: its stores are one contiguous range of the sort key.",
                 show_bare(query),
                 query.items_read,
-                got.len(),
-                cc,
-                real.to_lowercase()
+                got.len()
             ));
         }
     }
@@ -320,9 +315,9 @@ fn a_country_page_by_page(seed: u64) {
             if page_no > most {
                 fail(format!(
                     "stores_in_country(\"{country}\", {limit}, ..) went on past page {most}: \
-                     Germany has {} stores, {} pages of {limit} at most. Pass the page's start \
-                     to the Query as ExclusiveStartKey, return its LastEvaluatedKey as next, \
-                     and next = None once there is no LastEvaluatedKey.",
+                     Germany has {} stores, {} pages of {limit} at most: each page must start \
+                     where the last one stopped, and the listing ends (next = None) when \
+                     DynamoDB says the read is complete — a Query without LastEvaluatedKey.",
                     de.len(),
                     de.len().div_ceil(limit as usize)
                 ));
@@ -344,8 +339,8 @@ fn a_country_page_by_page(seed: u64) {
                 let country_item = if e.to_string().contains("malformed") {
                     " The collection COUNTRY#DE also holds the tests' own item SK = COUNTRY (the \
                      country's name and currency), which sorts after every CITY# key: a Query of \
-                     PK alone reads it on the last page. Select only the stores with the key \
-                     condition: begins_with(SK, \"CITY#\")."
+                     PK alone reads it on the last page: the key condition decides what is \
+                     read."
                 } else {
                     ""
                 };
@@ -360,7 +355,7 @@ fn a_country_page_by_page(seed: u64) {
                 if page.next.is_some() { "Some" } else { "None" },
                 show_requests(&sent)
             );
-            check_one_query(&s, &context, &sent, country);
+            check_one_query(&s, &context, &sent);
             let query = &sent[0];
             if page.stores.len() > limit as usize {
                 fail(format!(
@@ -374,18 +369,18 @@ fn a_country_page_by_page(seed: u64) {
                 {
                     "The item it read and did not return is the tests' COUNTRY item (the \
                      country's name and currency), which sorts after every CITY# key: a Query \
-                     of PK alone reaches it on the last page. Select the stores with the key \
-                     condition: begins_with(SK, \"CITY#\")."
+                     of PK alone reaches it on the last page: the key condition decides what is \
+                     read, and a Query pays for every item it reads."
                         .to_string()
                 } else if query.items_read == page.stores.len() as u64 + 1 {
                     "One item more than the page: reading limit + 1 to see whether another \
                      page follows pays for a store that is then read again on the next page. \
-                     Ask for Limit = limit and return the LastEvaluatedKey as next: DynamoDB \
-                     says where the page stopped, and only its absence means the end."
+                     DynamoDB says where a page stopped (LastEvaluatedKey), and only its absence \
+                     means the end."
                         .to_string()
                 } else {
-                    "A Query pays for every item it reads, returned or not: let the key \
-                     condition (begins_with(SK, \"CITY#\")) and Limit select the page."
+                    "A Query pays for every item it reads, returned or not: the key \
+                     condition and Limit decide what is read."
                         .to_string()
                 };
                 fail(format!(
@@ -403,7 +398,8 @@ fn a_country_page_by_page(seed: u64) {
             {
                 fail(format!(
                     "{context}.\nStore {} of {} came on an earlier page already: the page did \
-                     not start where the last one stopped (pass start as ExclusiveStartKey).",
+                     not start where the last one stopped (a Query starts after the key it is \
+                     given, or else at the collection's beginning).",
                     again.id, again.city
                 ));
             }
@@ -477,8 +473,8 @@ fn refuses_a_city_with_the_separator(seed: u64) {
         fail(format!(
             "{call} returned {} and wrote:\n{}\nA city's name goes into the sort key between \
              separators, so a # inside it reads as another level: CITY#berlin#mitte#STORE#… is \
-             not the city \"Berlin#Mitte\" but a store range inside Berlin.{shown} Refuse such a \
-             store with given::invalid_store(..) before writing anything.",
+             not the city \"Berlin#Mitte\" but a store range inside Berlin.{shown} Such a store \
+             must be refused before anything is written.",
             match &result {
                 Ok(()) => "Ok(())".to_string(),
                 Err(e) => format!("Err({e})"),
@@ -570,8 +566,8 @@ fn judge_error(s: &Scene, from: u64, call: &str, down: &str, result: Result<Stri
             fail(format!(
                 "While {down}, {call} returned {shown}: {what}. A visitor shown \"no stores\" \
                  (or a store manager told the store was saved) while the table is unreachable is \
-                 misled; return the engine's error (`?` on send()) and let the caller decide \
-                 whether to retry or show an error page."
+                 misled: the engine's error is the answer, and the caller decides whether to \
+                 retry or show an error page."
             ));
         }
     }
@@ -675,20 +671,17 @@ fn saturday_peak_spreads_over_countries(seed: u64) {
         format!(
             "Every store of the {} countries is under one partition key, PK = {}: one item \
              collection, so one partition serves every country's pages, and one partition serves \
-             at most {} RCU a second. Give each country its own partition key (PK = \
-             COUNTRY#<CC>, the city and store in the sort key): the {} countries' pages then go \
-             to {} partitions.",
+             at most {} RCU a second: the {} countries' pages add up to more than that.",
             countries.len(),
             pks[0],
             thousands(READ_CEILING as i128),
-            countries.len(),
             countries.len()
         )
     } else {
         format!(
-            "The table's partition keys: {}. A partition serves at most {} RCU a second: spread \
-             the countries over partition keys of their own (PK = COUNTRY#<CC>), and read \
-             eventually consistent pages of Limit stores (each a few KB).",
+            "The table's partition keys: {}. A partition serves at most {} RCU a second, and \
+             every item of one partition key lives on one partition: the lines above show how \
+             the countries' pages fell on the partitions.",
             pks.join(", "),
             thousands(READ_CEILING as i128)
         )
@@ -723,16 +716,15 @@ fn saturday_peak_spreads_over_countries(seed: u64) {
 // ---------------------------------------------------------------------------------------
 
 /// Fails unless `sent` is exactly one Query, with what the learner did instead.
-fn check_one_query(s: &Scene, context: &str, sent: &[RequestRecord], country: &str) {
+fn check_one_query(s: &Scene, context: &str, sent: &[RequestRecord]) {
     if let Some(scan) = sent.iter().find(|r| r.operation == "Scan") {
         let total = s.all_items().len();
         fail(format!(
             "{context}.\nIts {} read {} items — a Scan reads every item of the table, every \
              country's stores ({total} items here), to return a few. The stores asked for share \
-             one partition key (PK = COUNTRY#{}) and one range of the sort key: one Query.",
+             one partition key and one range of the sort key: one Query can read just them.",
             show_bare(scan),
-            scan.items_read,
-            country.to_uppercase()
+            scan.items_read
         ));
     }
     if sent.len() != 1 || sent[0].operation != "Query" {
@@ -768,8 +760,7 @@ fn city_diagnosis(s: &Scene, want: &[Store], got: &[Store], country: &str, city:
         return format!(
             "It returned stores of another city: {}. Their sort keys begin with CITY#{folded} \
              too: a prefix without its trailing separator matches every city whose name starts \
-             with this one's. End the prefix with the separator: begins_with(SK, \
-             \"CITY#{folded}#\").",
+             with this one's.",
             shown.join(", ")
         );
     }
@@ -786,7 +777,7 @@ fn city_diagnosis(s: &Scene, want: &[Store], got: &[Store], country: &str, city:
         oldest_first.reverse();
         if got == oldest_first.as_slice() {
             return "These are oldest first: a Query returns items in ascending sort-key order \
-                    unless ScanIndexForward = false."
+                    unless told otherwise."
                 .to_string();
         }
         let sks: Vec<String> = got
@@ -796,8 +787,8 @@ fn city_diagnosis(s: &Scene, want: &[Store], got: &[Store], country: &str, city:
         return format!(
             "The right stores, in the wrong order. Their sort keys, in the order returned: {}. \
              Sort keys compare as strings, byte by byte: STORE#105 sorts before STORE#12, and \
-             STORE#7 after both. Write the id in 4 digits (STORE#0007 < STORE#0012 < \
-             STORE#0105), so that string order is number order.",
+             STORE#7 after both: string order is number order only for numbers of one \
+             width.",
             sks.join(", ")
         );
     }
@@ -828,23 +819,23 @@ fn not_found_hint(s: &Scene, country: &str, city: &str, id: Option<u32>) -> Stri
         let ascii = city.to_ascii_lowercase();
         let ascii_note = if ascii != folded {
             format!(
-                " (to_ascii_lowercase gives \"{ascii}\": it folds only A–Z, and leaves Ü as it is)"
+                " (ASCII lower-casing gives \"{ascii}\": it folds only A–Z, and leaves Ü as it is)"
             )
         } else {
             String::new()
         };
         return format!(
             " The store is there, under the README's key: PK = {pk}, SK = {sk}. So the read \
-             asked for another key: fold what the visitor typed as add_store folds the name — \
-             \"{city}\".to_lowercase() is \"{folded}\"{ascii_note} — and the country code with \
-             to_uppercase."
+             asked for another key: sort keys are case-sensitive, and what the visitor typed \
+             (\"{city}\") names the key only once it is folded as add_store folded the name{ascii_note}, \
+             and the country code likewise."
         );
     }
     format!(
         " The item add_store wrote for a store of this city has PK = {pk}, SK = {sk}; the \
          README's layout gives PK = COUNTRY#{}, SK = {laid_out}. Sort keys compare byte by byte \
-         and are case-sensitive: fold the city with str::to_lowercase (to_ascii_lowercase leaves \
-         Ü as it is) both when writing and when reading, and the country code with to_uppercase.",
+         and are case-sensitive: a name folded one way when written and another way (or not at \
+         all) when read is another key.",
         country.to_uppercase()
     )
 }
@@ -882,10 +873,10 @@ fn layout_diagnosis(stores: &[Store], got: &[Item]) -> String {
         if sk != want_sk {
             let why = if sk.contains(&st.city) && st.city != st.city.to_lowercase() {
                 if sk.to_lowercase() == want_sk.to_lowercase() && !st.city.is_ascii() {
-                    " to_ascii_lowercase folds only A–Z: the key holds the city folded with \
-                     str::to_lowercase, so Überlingen is überlingen."
+                    " ASCII lower-casing folds only A–Z: the layout's key holds the city in full \
+                     Unicode lower case, so Überlingen is überlingen."
                 } else {
-                    " The key holds the city in lower case (str::to_lowercase): sort keys are \
+                    " The layout's key holds the city in lower case: sort keys are \
                      case-sensitive, and a visitor types berlin as often as Berlin."
                 }
             } else if !sk.ends_with(&format!("{:04}", st.id)) {
