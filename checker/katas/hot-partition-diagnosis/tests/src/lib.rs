@@ -140,7 +140,7 @@ fn names_the_hot_key(seed: u64) {
         ),
         Diagnosis::HotKey { key, partition: p } if *key == hot_key => format!(
             "diagnose named the right key, {hot_key}, but partition {p}: the key lives on \
-             partition {partition} (world.partition_of(TABLE, &AttributeValue::S(key)))."
+             partition {partition}, and the world knows which partition holds any key."
         ),
         Diagnosis::HotKey { key, .. } if on.iter().any(|(k, _, _)| k == key) => {
             let (units, writes) = figures(key);
@@ -259,7 +259,8 @@ fn a_calm_table_is_healthy(seed: u64) {
     fail(format!(
         "diagnose(world, {}) returned {got:?}; expected Healthy: the engine's metrics show {} \
          throttled writes in every partition and second, and the busiest partition consumed {} \
-         WCU of the {} it serves. Look for throttles before you name a cause.",
+         WCU of the {} it serves. Without a throttle there is no symptom to name a cause \
+         for.",
         w.name,
         thousands(throttled_writes(&world)),
         thousands(peak.round() as i64),
@@ -304,15 +305,15 @@ fn replay_fix(seed: u64, scene: &Scene, expected: &Diagnosis) {
             if e.message().unwrap_or_default().starts_with("TODO") {
                 ""
             } else {
-                "\nReturn the capacity the table needs: workload.throughput, or a new one built \
-                 with ProvisionedThroughput::builder()."
+                "\nthroughput returns the capacity the fixed table is to have: without it there \
+                 is nothing to replay."
             }
         )),
     };
     if fix.read_capacity_units < 1 || fix.write_capacity_units < 1 {
         fail(format!(
             "throughput({}, {diagnosis:?}) returned {} RCU / {} WCU: a provisioned table has at \
-             least 1 of each (keep workload.throughput's {} RCU).",
+             least 1 of each (workload.throughput has {} RCU).",
             w.name,
             fix.read_capacity_units,
             fix.write_capacity_units,
@@ -348,8 +349,8 @@ fn replay_fix(seed: u64, scene: &Scene, expected: &Diagnosis) {
         } else {
             c.push_str(&format!(
                 " It is one of {tenant}'s new keys: every write of {tenant} in second {second} \
-                 went to it. A suffix must spread each second's writes over the shards (a hash \
-                 of the event id), not move them all to one shard together."
+                 went to it. A suffix that is the same for all of a second's writes moves the \
+                 hot key to a new name instead of spreading it."
             ));
         }
         if fix.write_capacity_units > w.throughput.write_capacity_units {
@@ -364,8 +365,8 @@ fn replay_fix(seed: u64, scene: &Scene, expected: &Diagnosis) {
     } else if consumed + 4.5 >= PARTITION_WCU as f64 {
         format!(
             "{} of your keys share partition {p}, and together they asked for more than its \
-             {} WCU: shards hash onto partitions like any key, and several can land on one. \
-             Give the hot key more shards, so each takes a smaller share.",
+             {} WCU: shards hash onto partitions like any key, and several can land on one, \
+             each bringing its share of the hot key's writes.",
             on.len(),
             thousands(PARTITION_WCU)
         )
@@ -373,7 +374,7 @@ fn replay_fix(seed: u64, scene: &Scene, expected: &Diagnosis) {
         let (busiest, _) = asked.busiest_second();
         format!(
             "No partition was at its ceiling: the table ran out. It had {} WCU, and the \
-             workload asks for {} WCU in its busiest second — provision for that second.",
+             workload asks for {} WCU in its busiest second (every event priced by size).",
             thousands(fix.write_capacity_units),
             thousands(busiest)
         )
@@ -485,13 +486,13 @@ fn reads_find_every_event(seed: u64) {
         if read.is_empty() {
             fail(format!(
                 "{call} returned no keys: the service could not read tenant {tenant}'s events at \
-                 all. Return every partition key partition_key gives its events."
+                 all: a tenant's events are found only under the keys read_keys names."
             ));
         }
         if distinct.len() > MAX_READ_KEYS {
             fail(format!(
                 "{call} returned {} keys: the read pattern reads a tenant with at most {} \
-                 Queries, one per key. Use fewer shards.",
+                 Queries, one per key.",
                 distinct.len(),
                 MAX_READ_KEYS
             ));
@@ -553,11 +554,12 @@ fn reads_find_every_event(seed: u64) {
                 .collect();
             let shape = if written.len() > MAX_READ_KEYS {
                 format!(
-                    " partition_key put its {} events under {} different keys — no bounded set of \
-                     Queries finds them: a suffix from a small fixed set (0 … N-1) keeps the read \
-                     pattern.",
+                    " partition_key put its {} events under {} different keys, more than the {} \
+                     Queries a tenant's read may take: a suffix from an unbounded set of values \
+                     cannot be read back with a bounded number of Queries.",
                     thousands(expected.len() as u64),
-                    thousands(written.len() as u64)
+                    thousands(written.len() as u64),
+                    MAX_READ_KEYS
                 )
             } else {
                 String::new()
