@@ -82,16 +82,13 @@ const READS: [&str; 5] = [
     "TransactGetItems",
 ];
 /// What every explanation of a lost update ends with.
-const GUARD: &str = "Condition the v0 action on the version the editor expected (version = \
-                     :expected; attribute_not_exists(SK) for a new document) and make the \
-                     history Put create-only (attribute_not_exists(SK)): DynamoDB evaluates \
-                     both on the current items and cancels the whole transaction if either is \
-                     false.";
+const GUARD: &str = "A write can carry a condition, which DynamoDB evaluates on the item as \
+                     it is when the write lands — not as the editor read it — and in a \
+                     transaction one false condition cancels every action.";
 /// What every explanation of a half-written save ends with.
 const ONE_TRANSACTION: &str = "Each request is atomic on its own item; two requests are not \
-                               atomic together, and the one that got through stays. Write v0 \
-                               and the new history item in ONE TransactWriteItems: if any part \
-                               is refused, none is written.";
+                               atomic together, and the one that got through stays. Only a \
+                               transaction writes two items all or nothing.";
 
 /// Runs the hidden tests against the learner's functions (called by the kata's glue binary).
 pub fn main(kata: Kata) -> ! {
@@ -167,8 +164,8 @@ fn saves_versions_in_turn(seed: u64) {
                 let new_doc = if expected == 0 && matches!(e, SaveError::Conflict { .. }) {
                     " The document did not exist: there is no v0, and a missing item has no \
                      version, so a condition such as version = :expected is false on it and \
-                     the transaction is cancelled. Guard a new document's first save with \
-                     attribute_not_exists(SK)."
+                     the transaction is cancelled. A condition can also ask whether the item \
+                     exists at all."
                 } else {
                     ""
                 };
@@ -189,8 +186,8 @@ fn saves_versions_in_turn(seed: u64) {
         }
         if writes.first().map(|w| w.operation) != Some("TransactWriteItems") {
             fail(format!(
-                "{context}.\nA save writes two items — v0 and the new history item — in one \
-                 TransactWriteItems; this one's write was {}.",
+                "{context}.\nA save writes two items — v0 and the new history item — and only a \
+                 transaction writes both or neither; this one's write was {}.",
                 writes
                     .first()
                     .map_or("missing".to_string(), |w| show_bare(w))
@@ -211,7 +208,7 @@ fn saves_versions_in_turn(seed: u64) {
             .collect();
         let why = if got == want {
             "These are oldest first: a Query returns items in ascending sort-key order unless \
-             ScanIndexForward = false."
+             told otherwise."
                 .to_string()
         } else if unpadded.is_empty() {
             "history returns the newest versions first, each as it was saved.".to_string()
@@ -220,8 +217,8 @@ fn saves_versions_in_turn(seed: u64) {
             format!(
                 "The history items' sort keys, in the order DynamoDB keeps them: {}. Sort keys \
                  compare as strings, byte by byte, so v10 sorts after v1 and before v2: a Query \
-                 newest first returns the versions in that order, reversed. Write the version \
-                 in 4 digits (v0001 … v0012), so that string order is number order.",
+                 newest first returns the versions in that order, reversed: string order is \
+                 number order only for numbers of one width.",
                 sks.join(", ")
             )
         };
@@ -350,10 +347,9 @@ fn check_conflict(s: &Scene, doc: &str, expected: u64, body: &str, current: u64,
         )),
         Err(SaveError::Conflict { current: got }) if *got != current => fail(format!(
             "{context}.\nA conflict reports the version the document is at now: {current}, \
-             not {got}. Ask the v0 action for the item it failed on \
-             (ReturnValuesOnConditionCheckFailure::AllOld, then the cancellation reason's \
-             item()), or read v0 again, strongly consistent — a document that does not exist \
-             is at 0."
+             not {got}. That version is on v0 now: a cancelled transaction can hand back \
+             the item a condition failed on, and v0 can be read again — a document that does \
+             not exist is at 0."
         )),
         Err(SaveError::Conflict { .. }) => {}
     }
@@ -505,9 +501,8 @@ fn racing_editors_lose_no_update(seed: u64) {
                 "{summary}.\nEditor {}'s save (expected {}) returned Conflict {{ current: \
                  {current} }}:\n{}\nA conflict means another editor saved after version {}: \
                  the version the document is at is above it (and at most {last}, the last \
-                 version saved). Ask the v0 action for the item it failed on \
-                 (ReturnValuesOnConditionCheckFailure::AllOld), or read v0 again, strongly \
-                 consistent.{note}",
+                 version saved). That version is on v0: a cancelled transaction can hand \
+                 back the item a condition failed on.{note}",
                 a.editor,
                 a.expected,
                 show_attempt(&log, a),
@@ -751,8 +746,8 @@ fn reads_the_latest_and_any_version(seed: u64) {
                 Some(r) if r.consistent_read == Some(false) => format!(
                     " Its {} #{} was eventually consistent: a replica that had not received \
                      the save answered it, and the editor opened a version that is already gone \
-                     — their next save would be refused for nothing. Read v0 with \
-                     consistent_read(true): the leader answers.",
+                     — their next save would be refused for nothing. A strongly consistent read \
+                     is answered by the leader, which has every acknowledged write.",
                     r.operation, r.seq
                 ),
                 _ => String::new(),
@@ -767,10 +762,10 @@ fn reads_the_latest_and_any_version(seed: u64) {
     if let Some(r) = eventual_latest {
         fail(format!(
             "latest(\"{doc}\") sent {}: it returned the newest version here, but only because \
-             the replica that answered had the last save. Read v0 strongly consistent \
-             (consistent_read(true)): the version latest shows is the expected of the editor's \
-             next save, and a replica that has not received the last save would show one that \
-             is already gone.",
+             the replica that answered had the last save. The version latest shows is the \
+             expected of the editor's next save, and an eventually consistent read may be \
+             answered by a replica that has not received the last save: it would show a \
+             version already gone.",
             show_bare(&r)
         ));
     }
@@ -858,8 +853,7 @@ fn history_newest_first_reads_only_what_it_returns(seed: u64) {
             fail(format!(
                 "{context}.\nIts {} read {} items: a Scan reads every item of the table, every \
                  document's, to return one document's history. The history is one item \
-                 collection, sorted by SK: one Query on PK = DOC#{d}, newest first \
-                 (ScanIndexForward = false), with Limit.",
+                 collection, sorted by SK: one Query can read just the part a page needs.",
                 show_bare(scan),
                 scan.items_read
             ));
@@ -867,8 +861,7 @@ fn history_newest_first_reads_only_what_it_returns(seed: u64) {
         let queries: Vec<&RequestRecord> = sent.iter().filter(|r| r.operation == "Query").collect();
         if queries.len() != 1 || sent.len() != 1 {
             fail(format!(
-                "{context}.\nA page of history is one Query (Limit = the page size), no other \
-                 request."
+                "{context}.\nA page of history is one Query, no other request."
             ));
         }
         let query = queries[0];
@@ -880,14 +873,13 @@ fn history_newest_first_reads_only_what_it_returns(seed: u64) {
                 && !want.is_empty()
                 && got.iter().zip(all.iter()).all(|(g, a)| g == a);
             let why = if latest_copy {
-                "Its last version is v0 — the latest a second time. begins_with(SK, \"v\") \
-                 matches v0 too, and v0 sorts before v0001 (\"v0\" is a prefix of \"v0001\"), \
-                 so newest first it is the last item: a page that reaches the first version \
-                 ends with it. Start the key condition after v0 (SK > \"v0\", or BETWEEN v0001 \
-                 AND v9999)."
+                "Its last version is v0 — the latest a second time. v0 sorts before v0001 \
+                 (\"v0\" is a prefix of \"v0001\"), so newest first it is the collection's \
+                 last item: when the key condition lets v0 in, a page that reaches the first \
+                 version ends with it."
             } else if oldest_first {
                 "These are the oldest versions, oldest first: a Query returns items in \
-                 ascending sort-key order unless ScanIndexForward = false."
+                 ascending sort-key order unless told otherwise."
             } else {
                 "history returns the newest `limit` versions, newest first, without v0."
             };
@@ -900,15 +892,15 @@ fn history_newest_first_reads_only_what_it_returns(seed: u64) {
         if query.items_read != got.len() as u64 {
             let why = if d == doc && query.items_read == 13 {
                 "It read the whole item collection, v0 and all 12 versions, for one page: \
-                 every page would pay for every version the document ever had. Let the key \
-                 condition and Limit do the work: newest first (ScanIndexForward = false), \
-                 Limit = the page size, and a key condition that starts after v0."
+                 every page would pay for every version the document ever had. A Query can \
+                 read newest first and stop at its Limit: the key condition and Limit decide \
+                 what is read."
                     .to_string()
             } else if d == doc && query.items_read as usize > count {
                 "Items dropped in your code are still read and paid for — v0 (a whole copy of \
                  the latest body) when the page reaches the first version, or one version too \
-                 many. Make the key condition start after v0 (SK > \"v0\") and Limit exactly \
-                 the page size."
+                 many. Limit counts the items read, and the key condition decides which are \
+                 read."
                     .to_string()
             } else {
                 "A Query pays for every item it reads, returned or not.".to_string()
