@@ -173,9 +173,9 @@ fn throttle_message(
              partitions). It holds the {pk} value{} {}{} — {} of the {} distinct values among \
              the {} orders of the peak that were stored, and {} of their index entries, at \
              {per_entry:.0} WCU each. One partition-key value lives on one partition, and values fall on the \
-             index's partitions by hash: shard the value (AWAITING#0 … AWAITING#N-1) over enough \
-             values that no index partition needs more than 1,000 WCU a second, even when \
-             several values share one.",
+             index's partitions by hash, so several values may share one: what an index \
+             partition takes is capped at 1,000 WCU a second, whatever the index's \
+             provisioned capacity.",
             hot.partition,
             thousands(hot.consumed_write as i64),
             thousands(provisioned),
@@ -194,8 +194,7 @@ fn throttle_message(
          consumed {} WCU in second {second} (its busiest partition {}; one partition serves at \
          most 1,000 WCU, and the provisioned WCU is shared among the partitions): 4,500 orders a \
          second are 4,500 index writes a second, 1 WCU each even for an entry far under 1 KB. \
-         Give the index enough write capacity for the table's peak — the lesson's rule: at \
-         least the table's own write capacity.",
+         An index's write capacity must cover every table write that changes it.",
         thousands(provisioned),
         partitions.len(),
         thousands(index_used as i64),

@@ -128,9 +128,10 @@ fn check_picks(s: &Scene, want: &[Pick], got: &[Pick], when: &str) {
     } else if !missing.is_empty() {
         let entries = s.index_entries();
         format!(
-            "{} awaiting order(s) are missing ({}); the index holds {} entries now. Read every \
-             shard of the index's partition key, and every page of each Query \
-             (LastEvaluatedKey)",
+            "{} awaiting order(s) are missing ({}); the index holds {} entries now. A Query reads \
+             one partition-key value of the index, and one page of it at a time \
+             (LastEvaluatedKey says where the page stopped): what no Query reached is not \
+             listed",
             thousands(missing.len() as u64),
             sample(&missing),
             thousands(entries as u64)
@@ -149,8 +150,9 @@ fn check_picks(s: &Scene, want: &[Pick], got: &[Pick], when: &str) {
             .unwrap_or(0);
         format!(
             "the right orders, but not oldest first: pick #{} is {} (placed {}) where {} (placed \
-             {}) belongs. Each shard's Query returns its own orders in sort-key order; the \
-             shards' results must be merged by placed_at (then order id)",
+             {}) belongs. Each shard's Query returns its own orders in sort-key order, not in \
+             order with the other shards' (the screen is oldest first by placed_at, then order \
+             id)",
             at + 1,
             got[at].order_id,
             got[at].placed_at,
@@ -184,10 +186,9 @@ fn waits_for_the_backfill(seed: u64) {
         let hint = if e.message().unwrap_or_default().starts_with("TODO") {
             String::new()
         } else {
-            "\nUpdateTable takes the new index's key attributes in AttributeDefinitions and one \
-             GlobalSecondaryIndexUpdate whose create is a CreateGlobalSecondaryIndexAction \
-             (name, key schema, projection, and — the table is provisioned — its own \
-             ProvisionedThroughput)."
+            "\nAn UpdateTable that adds an index describes all of it: the types of its key \
+             attributes, its key schema, its projection and — the table is provisioned — its \
+             own capacity."
                 .to_string()
         };
         fail(format!("add_awaiting_index() failed: {e}{hint}"));
@@ -239,8 +240,8 @@ fn waits_for_the_backfill(seed: u64) {
             format!(
                 "It called DescribeTable {} time(s), the last at {}, and returned although the \
                  index was CREATING: the table's own TableStatus stays ACTIVE while an index is \
-                 built. Wait for the index's IndexStatus (the table's GlobalSecondaryIndexes, \
-                 the entry named {INDEX}) to be ACTIVE.",
+                 built: the index has a status of its own, ACTIVE only once its backfill has \
+                 ended.",
                 polls.len(),
                 secs(polls.last().map_or(0, |r| r.at_ms))
             )
@@ -248,8 +249,8 @@ fn waits_for_the_backfill(seed: u64) {
         fail(format!(
             "add_awaiting_index() returned at {} (UpdateTable at {}), while DescribeTable says the \
              index {INDEX} is {} (Backfilling: {}): the table's {} orders are still being copied \
-             into it. A Query on it now is refused — {refused}. {how} Sleep on the simulated \
-             clock between two calls (client.world().advance(..)).",
+             into it. A Query on it now is refused — {refused}. {how} The backfill moves on \
+             with the simulated clock, not with the calls.",
             secs(s.world.now().as_millis() as u64),
             secs(update.map_or(started.as_millis() as u64, |r| r.at_ms)),
             index.index_status().map_or("without a status", |st| st.as_str()),
@@ -307,8 +308,8 @@ fn keeps_only_awaiting_orders(seed: u64) {
         fail(format!(
             "awaiting_shipment() returned the {} awaiting orders, but its Queries read {} index \
              entries: it filters out entries it paid to read (a FilterExpression runs after the \
-             read). Keep shipped orders out of the index instead, and the Query reads only what \
-             the screen shows.",
+             read). An index holds only the items that carry its key attributes, and a \
+             Query of it reads only what it holds.",
             thousands(got.len() as u64),
             thousands(read)
         ));
@@ -353,8 +354,8 @@ fn check_sparse(s: &Scene, when: &str, per_ship: Option<f64>) {
                 "{when}, the index {INDEX} holds {} entries, but only {} orders await shipment: \
                  shipped orders are in it. ORDER#{id} has {} and still carries the index's key: \
                  {}{}. An item is in a global secondary index only if it has the index's key \
-                 attributes (a sparse index): give them to an order only while it awaits \
-                 shipment, and REMOVE them when it ships. Every shipped order in the index is an \
+                 attributes (a sparse index), and stays in it as long as it has them. \
+                 Every shipped order in the index is an \
                  index write and storage paid for nothing, and the picking Query has to read \
                  past it.{cost}",
                 thousands(entries),
@@ -440,8 +441,8 @@ fn projects_only_the_pick(seed: u64) {
             "the index {INDEX} (projection {projection}) stores {} in every entry: {} bytes the \
              picking screen never shows. Every projected byte is written again on each change \
              and stored again: placing 100 orders cost the index {per_order:.1} WCU per order, \
-             where an entry of the pick's attributes alone — under 1 KB — costs 1. Project only \
-             what the screen shows (INCLUDE).",
+             where an entry of the pick's attributes alone — under 1 KB — costs 1. An index needs \
+             to store only what its Query returns.",
             heavy.join(", "),
             thousands(bytes as u64)
         ));
@@ -471,8 +472,8 @@ fn projects_only_the_pick(seed: u64) {
                 String::new()
             } else {
                 format!(
-                    " The index (projection {projection}) does not store {}: project them \
-                     (INCLUDE), so no second read of the table is needed.",
+                    " The index (projection {projection}) does not store {}: a Query of an \
+                     index returns only what the index stores.",
                     missing.join(", ")
                 )
             }
@@ -540,8 +541,7 @@ fn explain_stale(s: &Scene, id: &str, from: u64, missing: bool, wrote: &str, tru
             "pick(\"{id}\") returned {answer}, but the order {truth}: it read the index — {} on \
              {INDEX}, {} ms after {write_text}. A global secondary index is updated \
              asynchronously, after the table write has succeeded (milliseconds later here): a \
-             read of the index right after a write can miss it. Read your own write from the \
-             table, by its key (GetItem, ConsistentRead).",
+             read of the index right after a write can miss it.",
             request(q),
             q.at_ms - write.as_ref().map_or(q.at_ms, |w| w.at_ms)
         ));
@@ -554,8 +554,7 @@ fn explain_stale(s: &Scene, id: &str, from: u64, missing: bool, wrote: &str, tru
             "pick(\"{id}\") returned {answer}, but the order {truth}: its {} was eventually \
              consistent, {} ms after {write_text}, and was served by a replica that had not \
              received the write yet (a write is acknowledged by two of three replicas; the \
-             third catches up later). Read your own write strongly consistent \
-             (ConsistentRead = true).",
+             third catches up later).",
             request(g),
             g.at_ms - write.as_ref().map_or(g.at_ms, |w| w.at_ms)
         ));
@@ -583,16 +582,15 @@ fn refuses_an_unknown_order(seed: u64) {
     if let Some(item) = s.stored(ghost) {
         fail(format!(
             "ship_order(\"{ghost}\") of an order that does not exist created one: the table now \
-             holds ORDER#{ghost} = {}. UpdateItem creates a missing item; condition the update \
-             on the order existing (attribute_exists(PK)).",
+             holds ORDER#{ghost} = {}. An UpdateItem of a key that holds no item creates it, \
+             unless a condition on that write refuses it.",
             katas_testkit::items::item_text(&item)
         ));
     }
     if shipped.is_ok() {
         fail(format!(
-            "ship_order(\"{ghost}\") returned Ok for an order that does not exist: return the \
-             error (a ConditionalCheckFailedException, if the update is conditioned on the \
-             order existing), so the picker learns the scan was wrong"
+            "ship_order(\"{ghost}\") returned Ok for an order that does not exist: an unknown \
+             order is an error, so the picker learns the scan was wrong"
         ));
     }
     match pick(&s.client, ghost) {

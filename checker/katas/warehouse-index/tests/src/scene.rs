@@ -159,8 +159,8 @@ impl Scene {
         match self.index() {
             None => fail(format!(
                 "add_awaiting_index() returned Ok, but the table {TABLE} has no global secondary \
-                 index named {INDEX}: create it with UpdateTable (GlobalSecondaryIndexUpdate with \
-                 a CreateGlobalSecondaryIndexAction)"
+                 index named {INDEX} (DescribeTable): an index is added to a table that exists \
+                 by UpdateTable"
             )),
             Some(i) if i.index_status() != Some(&IndexStatus::Active) => fail(format!(
                 "add_awaiting_index() returned while the index {INDEX} was still {}: it cannot be \
@@ -173,7 +173,8 @@ impl Scene {
         if self.world.now() - started > BACKFILL_BUDGET {
             fail(format!(
                 "add_awaiting_index() took {:.0} s of simulated time to return; the backfill of \
-                 the table's orders was done long before. Poll DescribeTable every second or so.",
+                 the table's orders was done long before it returned: the index's status said \
+                 ACTIVE long before that.",
                 (self.world.now() - started).as_secs_f64()
             ));
         }
