@@ -149,8 +149,8 @@ fn applies_inserts_modifies_and_removes() {
         "after a PutItem replaced o-1 (c-1, SHIPPED, 1,000) with (c-2, SHIPPED, 1,000) — one \
          MODIFY record that moves the order to another customer",
         "An overwrite can give an order to another customer: the old image's customer (c-1) \
-         loses the order and its total, the new image's customer (c-2) gains them. Take the \
-         customer of each side from its own image.",
+         loses the order and its total, the new image's customer (c-2) gains them: each image \
+         names its own customer.",
     );
 
     scene.delete("o-2");
@@ -296,10 +296,10 @@ fn survives_redelivery_retries_and_a_split(seed: u64) {
     );
     scene.check(
         &story,
-        "At-least-once delivery: the same record can reach handle() two, three times. Applying \
-         it again must change nothing — remember which records were applied (their eventID, or \
-         per order the sequence number of the last record applied) in the same transaction as \
-         the figures, so that a record is applied exactly once however often it is delivered.",
+        "At-least-once delivery: the same record can reach handle() two, three times, and \
+         applying it again must change nothing. A record is applied exactly once only if the \
+         read model knows which records it has already applied — from a write that lands or \
+         fails together with the figures.",
     );
 }
 
@@ -351,9 +351,9 @@ fn a_function_stopped_partway_through_a_record() {
             "A function can be stopped between any two of its requests, and the retried batch \
              then meets a record that is half applied. A marker written before the record's \
              figures makes the retry skip figures that were never written (too low); figures \
-             written before their marker are written again on the retry (too high). Write a \
-             record's marker and all its figures in one TransactWriteItems: a record is then \
-             applied entirely or not at all.",
+             written before their marker are written again on the retry (too high). \
+             Separate requests are each atomic on their own items only; a record is applied \
+             entirely or not at all only by a write that is all or nothing.",
         );
     }
 }
@@ -429,9 +429,8 @@ fn a_new_instance_starts_empty() {
              which shares nothing with it but DynamoDB), given a copy of the read model's \
              tables and the same records, sent {writes} successful write{} and moved the \
              figures again:\n{}\nThe handler remembered applied records in memory; a new \
-             instance started empty and applied them again. Remember applied records in the \
-             read model's table, in the same transaction as the figures: that memory is \
-             shared by every instance and lost by none.",
+             instance started empty and applied them again. An instance's memory is its own \
+             and dies with it: what every instance shares is DynamoDB.",
             if writes == 1 { "" } else { "s" },
             want.differences(&got),
         )),
