@@ -42,21 +42,23 @@ pub fn create_read_model_table(client: &Client) -> Result<(), Error> {
             .attribute_name(name)
             .attribute_type(ScalarAttributeType::S)
             .build()
+            .expect("name and type are set")
     };
     let key = |name: &str, key_type: KeyType| {
         KeySchemaElement::builder()
             .attribute_name(name)
             .key_type(key_type)
             .build()
+            .expect("name and key type are set")
     };
     client
         .create_table()
         .table_name(READ_MODEL_TABLE)
         .billing_mode(BillingMode::PayPerRequest)
-        .attribute_definitions(string("PK")?)
-        .attribute_definitions(string("SK")?)
-        .key_schema(key("PK", KeyType::Hash)?)
-        .key_schema(key("SK", KeyType::Range)?)
+        .attribute_definitions(string("PK"))
+        .attribute_definitions(string("SK"))
+        .key_schema(key("PK", KeyType::Hash))
+        .key_schema(key("SK", KeyType::Range))
         .send()?;
     Ok(())
 }

@@ -1,0 +1,114 @@
+//! Known-wrong: finds the partition pinned at its ceiling, then names the key that sent it the
+//! most writes — by count, not by units. The busy tenant's 400 small writes outnumber the hot
+//! tenant's 300 writes of 3.2 KB (1,200 WCU), so the wrong tenant is sharded.
+
+use std::collections::BTreeMap;
+
+use engine::types::{AttributeValue, ProvisionedThroughput};
+use engine::{Error, World};
+use given::{tenant_key, Diagnosis, Event, Workload, PARTITION_WCU, TABLE};
+
+/// Shards of the hot key: 1,200 WCU over ten keys is about 120 WCU each, so even three shards
+/// hashed onto one partition stay far under its 1,000 WCU.
+const SHARDS: u64 = 10;
+
+/// Write units one event's PutItem asks for under `key`: its item, rounded up to 1 KB.
+fn write_units(event: &Event, key: &str) -> u64 {
+    (engine::item_size(&event.item(key)) as u64).div_ceil(1024)
+}
+
+/// Units the workload asked for, per (second, partition key), under today's keys.
+fn demand(workload: &Workload) -> BTreeMap<(u64, String), u64> {
+    let mut demand = BTreeMap::new();
+    for event in &workload.events {
+        let key = tenant_key(&event.tenant);
+        let units = write_units(event, &key);
+        *demand.entry((event.at_ms / 1000, key)).or_insert(0) += units;
+    }
+    demand
+}
+
+pub fn diagnose(world: &World, workload: &Workload) -> Result<Diagnosis, Error> {
+    let metrics = world.partition_metrics(TABLE, None)?;
+    let Some(worst) = metrics
+        .iter()
+        .filter(|m| m.throttled_writes > 0)
+        .max_by_key(|m| m.throttled_writes)
+    else {
+        return Ok(Diagnosis::Healthy);
+    };
+    if worst.consumed_write < 0.95 * PARTITION_WCU as f64 {
+        return Ok(Diagnosis::TableCapacity);
+    }
+    // The partition is at its ceiling: the key that sent it the most writes that second.
+    let mut writes: BTreeMap<String, u64> = BTreeMap::new();
+    for event in workload
+        .events
+        .iter()
+        .filter(|e| e.at_ms / 1000 == worst.second)
+    {
+        let key = tenant_key(&event.tenant);
+        if world.partition_of(TABLE, &AttributeValue::S(key.clone()))? == worst.partition {
+            *writes.entry(key).or_insert(0) += 1;
+        }
+    }
+    let key = writes
+        .into_iter()
+        .max_by_key(|(_, n)| *n)
+        .map(|(key, _)| key)
+        .unwrap_or_default();
+    Ok(Diagnosis::HotKey {
+        key,
+        partition: worst.partition,
+    })
+}
+
+pub fn throughput(
+    workload: &Workload,
+    diagnosis: &Diagnosis,
+) -> Result<ProvisionedThroughput, Error> {
+    if *diagnosis != Diagnosis::TableCapacity {
+        // A hot key is one partition's limit: more table capacity would not reach it.
+        return Ok(workload.throughput);
+    }
+    let mut per_second: BTreeMap<u64, u64> = BTreeMap::new();
+    for ((second, _), units) in demand(workload) {
+        *per_second.entry(second).or_insert(0) += units;
+    }
+    let busiest = per_second.values().copied().max().unwrap_or(1);
+    let wcu = (busiest * 5).div_ceil(4); // 25 % headroom
+    Ok(ProvisionedThroughput::builder()
+        .read_capacity_units(workload.throughput.read_capacity_units())
+        .write_capacity_units(wcu as i64)
+        .build()?)
+}
+
+/// FNV-1a of the event id: the same event always gets the same shard, and ids spread evenly.
+fn shard_of(id: &str) -> u64 {
+    let hash = id.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    hash % SHARDS
+}
+
+fn is_hot(tenant: &str, diagnosis: &Diagnosis) -> bool {
+    matches!(diagnosis, Diagnosis::HotKey { key, .. } if *key == tenant_key(tenant))
+}
+
+pub fn partition_key(event: &Event, diagnosis: &Diagnosis) -> String {
+    let key = tenant_key(&event.tenant);
+    if is_hot(&event.tenant, diagnosis) {
+        format!("{key}#{}", shard_of(&event.id))
+    } else {
+        key
+    }
+}
+
+pub fn read_keys(tenant: &str, diagnosis: &Diagnosis) -> Vec<String> {
+    let key = tenant_key(tenant);
+    if is_hot(tenant, diagnosis) {
+        (0..SHARDS).map(|shard| format!("{key}#{shard}")).collect()
+    } else {
+        vec![key]
+    }
+}
