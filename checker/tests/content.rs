@@ -456,12 +456,20 @@ fn hidden_test_names(root: &Path, kata: &str) -> BTreeSet<String> {
         };
         let list = &text[start..];
         let list = &list[..list.find("]);").unwrap_or(list.len())];
-        for opener in ["seeded(", "plain("] {
-            for piece in list.split(opener).skip(1) {
-                let piece = piece.trim_start();
-                if let Some(rest) = piece.strip_prefix('"') {
-                    if let Some(end) = rest.find('"') {
-                        names.insert(rest[..end].to_string());
+        // The test kit's constructors: `seeded(..)`, `plain(..)` and `test(..)` (not a word
+        // that merely ends in one of them, such as `latest(`).
+        for opener in ["seeded(", "plain(", "test("] {
+            let mut rest = list;
+            while let Some(at) = rest.find(opener) {
+                let before = rest[..at].chars().next_back();
+                let after = rest[at + opener.len()..].trim_start();
+                rest = &rest[at + opener.len()..];
+                if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                    continue;
+                }
+                if let Some(quoted) = after.strip_prefix('"') {
+                    if let Some(end) = quoted.find('"') {
+                        names.insert(quoted[..end].to_string());
                     }
                 }
             }

@@ -64,6 +64,7 @@ fn dev_check(root: &Path, katas: &[&str]) -> DevReport {
         katas: katas.iter().map(|k| k.to_string()).collect(),
         target_dir: Some(common::fixture_target().join("devcheck")),
         scratch_dir: Some(root.join("target/dev-scratch")),
+        jobs: Some(1),
     };
     devcheck::check(root, &manifest, &opts, &mut |_| {}).unwrap()
 }

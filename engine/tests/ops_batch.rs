@@ -4,6 +4,7 @@ mod common;
 
 use common::*;
 use engine::error::ProvideErrorMetadata;
+use engine::types::builders::KeysAndAttributesBuilder;
 use engine::types::{
     DeleteRequest, KeysAndAttributes, PutRequest, ReturnConsumedCapacity, WriteRequest,
 };
@@ -22,7 +23,7 @@ fn sized(pk: &str, sk: &str, bytes: usize) -> Item {
     it
 }
 
-fn keys(count: usize) -> KeysAndAttributes {
+fn keys(count: usize) -> KeysAndAttributesBuilder {
     (0..count).fold(KeysAndAttributes::builder(), |k, i| {
         k.keys(key(&format!("K{i:03}"), "A"))
     })
@@ -69,7 +70,7 @@ fn batch_get_reads_100_keys() {
     fill(&w, &c, 100);
     let out = c
         .batch_get_item()
-        .request_items("app", keys(100).consistent_read(true))
+        .request_items("app", keys(100).consistent_read(true).build().unwrap())
         .send()
         .unwrap();
     assert_eq!(out.responses().unwrap()["app"].len(), 100);
@@ -80,7 +81,10 @@ fn batch_get_reads_100_keys() {
 fn batch_get_rejects_101_keys() {
     let (w, c) = app();
     fill(&w, &c, 5);
-    let e = c.batch_get_item().request_items("app", keys(101)).send();
+    let e = c
+        .batch_get_item()
+        .request_items("app", keys(101).build().unwrap())
+        .send();
     assert_eq!(
         message(e),
         "Too many items requested for the BatchGetItem call"
@@ -96,8 +100,8 @@ fn batch_get_counts_keys_across_tables_against_the_limit() {
     });
     let e = c
         .batch_get_item()
-        .request_items("app", keys(51))
-        .request_items("other", other)
+        .request_items("app", keys(51).build().unwrap())
+        .request_items("other", other.build().unwrap())
         .send();
     assert_eq!(
         message(e),
@@ -115,7 +119,9 @@ fn batch_get_rejects_duplicate_keys() {
             KeysAndAttributes::builder()
                 .keys(key("A", "1"))
                 .keys(key("B", "1"))
-                .keys(key("A", "1")),
+                .keys(key("A", "1"))
+                .build()
+                .unwrap(),
         )
         .send();
     assert_eq!(message(e), "Provided list of item keys contains duplicates");
@@ -132,7 +138,9 @@ fn batch_get_leaves_missing_items_out() {
             KeysAndAttributes::builder()
                 .keys(key("K000", "A"))
                 .keys(key("MISSING", "A"))
-                .keys(key("K002", "A")),
+                .keys(key("K002", "A"))
+                .build()
+                .unwrap(),
         )
         .send()
         .unwrap();
@@ -156,7 +164,9 @@ fn batch_get_applies_the_projection() {
             KeysAndAttributes::builder()
                 .keys(key("K001", "A"))
                 .projection_expression("#i")
-                .expression_attribute_names("#i", "i"),
+                .expression_attribute_names("#i", "i")
+                .build()
+                .unwrap(),
         )
         .send()
         .unwrap();
@@ -176,7 +186,9 @@ fn batch_get_rounds_each_item_to_4_kb_then_sums() {
                 KeysAndAttributes::builder()
                     .keys(key("S", "1"))
                     .keys(key("S", "2"))
-                    .consistent_read(consistent),
+                    .consistent_read(consistent)
+                    .build()
+                    .unwrap(),
             )
             .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .send()
@@ -200,7 +212,13 @@ fn batch_get_of_a_missing_table_is_resource_not_found() {
     let (_w, c) = app();
     let e = c
         .batch_get_item()
-        .request_items("nope", KeysAndAttributes::builder().keys(key("A", "1")))
+        .request_items(
+            "nope",
+            KeysAndAttributes::builder()
+                .keys(key("A", "1"))
+                .build()
+                .unwrap(),
+        )
         .send()
         .unwrap_err();
     assert_eq!(e.code(), Some("ResourceNotFoundException"));

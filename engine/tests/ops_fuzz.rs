@@ -353,10 +353,10 @@ fn clean(r: &mut Rng, c: &Client) -> bool {
                 .set_key(Some(other))
                 .update_expression("ADD n :v")
                 .condition_expression("attribute_not_exists(n) OR n < :max")
-                .build()
-                .unwrap()
                 .expression_attribute_values(":v", AttributeValue::N("1".into()))
-                .expression_attribute_values(":max", AttributeValue::N("3".into()));
+                .expression_attribute_values(":max", AttributeValue::N("3".into()))
+                .build()
+                .unwrap();
             c.transact_write_items()
                 .transact_items(TransactWriteItem::builder().put(put).build())
                 .transact_items(TransactWriteItem::builder().update(upd).build())
@@ -487,15 +487,15 @@ fn one(r: &mut Rng, c: &Client) -> bool {
             let upd = Update::builder()
                 .table_name("fuzz")
                 .set_key(Some(item(r)))
-                .update_expression(expression(r))
-                .build()
-                .unwrap();
+                .update_expression(expression(r));
             let upd = with_placeholders(
                 r,
                 upd,
                 |b, k, v| b.expression_attribute_names(k, v),
                 |b, k, v| b.expression_attribute_values(k, v),
-            );
+            )
+            .build()
+            .unwrap();
             c.transact_write_items()
                 .transact_items(TransactWriteItem::builder().put(put).build())
                 .transact_items(TransactWriteItem::builder().update(upd).build())

@@ -76,7 +76,9 @@ fn check_status(key: Item, status: &str, all_old: bool) -> TransactWriteItem {
         check = check
             .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld);
     }
-    TransactWriteItem::builder().condition_check(check).build()
+    TransactWriteItem::builder()
+        .condition_check(check.build().unwrap())
+        .build()
 }
 
 fn debit(key: Item, amount: &str) -> TransactWriteItem {

@@ -47,6 +47,10 @@ pub struct DevOptions {
     pub target_dir: Option<PathBuf>,
     /// Where the scratch workspaces go (default `<target>/katas-dev/scratch`).
     pub scratch_dir: Option<PathBuf>,
+    /// Katas checked at once (default: the machine's cores, at most 4; `KATAS_DEV_JOBS`
+    /// overrides). Each extra job builds in a target dir of its own (`<target>-<n>`): builds
+    /// sharing one would wait for each other's lock.
+    pub jobs: Option<usize>,
 }
 
 /// How bad a finding is.
@@ -227,19 +231,86 @@ pub fn check(
         .scratch_dir
         .clone()
         .unwrap_or_else(|| dev.join("scratch"));
-    for k in katas {
-        log(&format!("{}: layout and content", k.name));
-        let ok = layout::check_kata(root, k, &mut report);
-        if ok {
-            behaviour::check_kata(root, k, &target, &scratch, &mut report, log)?;
-        } else {
-            log(&format!(
-                "{}: skipping the build checks until its layout is fixed",
-                k.name
-            ));
+    let jobs = opts
+        .jobs
+        .or_else(|| std::env::var("KATAS_DEV_JOBS").ok()?.parse().ok())
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get().min(4)))
+        .clamp(1, katas.len().max(1));
+    if jobs == 1 {
+        for k in katas {
+            check_one(root, k, &target, &scratch, &mut report, log)?;
         }
+        return Ok(report);
+    }
+
+    // Several katas at once, each job on its own target dir; the reports are put together in
+    // curriculum order, so the result reads the same whatever finished first.
+    enum Msg {
+        Log(String),
+        Done(usize, Result<DevReport>),
+    }
+    let queue = std::sync::Mutex::new(katas.iter().copied().enumerate());
+    let mut parts: Vec<Option<Result<DevReport>>> = katas.iter().map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel::<Msg>();
+        for job in 0..jobs {
+            let tx = tx.clone();
+            let queue = &queue;
+            let target = if job == 0 {
+                target.clone()
+            } else {
+                let mut name = target.file_name().unwrap_or_default().to_os_string();
+                name.push(format!("-{job}"));
+                target.with_file_name(name)
+            };
+            let scratch = &scratch;
+            scope.spawn(move || loop {
+                let Some((i, k)) = queue.lock().unwrap_or_else(|e| e.into_inner()).next() else {
+                    break;
+                };
+                let mut part = DevReport::default();
+                let mut log = |line: &str| {
+                    let _ = tx.send(Msg::Log(line.to_string()));
+                };
+                let result = check_one(root, k, &target, scratch, &mut part, &mut log);
+                let _ = tx.send(Msg::Done(i, result.map(|()| part)));
+            });
+        }
+        drop(tx);
+        for msg in rx {
+            match msg {
+                Msg::Log(line) => log(&line),
+                Msg::Done(i, part) => parts[i] = Some(part),
+            }
+        }
+    });
+    for part in parts {
+        let part = part.expect("every kata was checked")?;
+        report.findings.extend(part.findings);
+        report.timings.extend(part.timings);
     }
     Ok(report)
+}
+
+/// Layout, then behaviour (when the layout allows) of one kata.
+fn check_one(
+    root: &Path,
+    k: &crate::manifest::Kata,
+    target: &Path,
+    scratch: &Path,
+    report: &mut DevReport,
+    log: &mut dyn FnMut(&str),
+) -> Result<()> {
+    log(&format!("{}: layout and content", k.name));
+    if layout::check_kata(root, k, report) {
+        behaviour::check_kata(root, k, target, scratch, report, log)?;
+    } else {
+        log(&format!(
+            "{}: skipping the build checks until its layout is fixed",
+            k.name
+        ));
+    }
+    Ok(())
 }
 
 impl DevReport {

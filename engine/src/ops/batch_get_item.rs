@@ -29,12 +29,15 @@ pub struct KeysAndAttributes {
     pub consistent_read: Option<bool>,
 }
 
-struct_setters!(KeysAndAttributes required(keys) { string projection_expression / set_projection_expression; value consistent_read / set_consistent_read: bool; });
+struct_setters!(KeysAndAttributes => KeysAndAttributesBuilder, manual {
+    opt string projection_expression / set_projection_expression / get_projection_expression;
+    opt value consistent_read / set_consistent_read / get_consistent_read: bool;
+});
 
-impl KeysAndAttributes {
-    /// Adds one key (an `Item` or a `HashMap<String, AttributeValue>`).
+impl KeysAndAttributesBuilder {
+    /// Adds one key (the SDK's `HashMap`, or a `BTreeMap`).
     pub fn keys(mut self, key: impl crate::value::MapInput<crate::value::AttributeValue>) -> Self {
-        self.keys.push(key.into_map());
+        self.inner.keys.push(key.into_map());
         self
     }
     /// Replaces all keys.
@@ -42,22 +45,54 @@ impl KeysAndAttributes {
         mut self,
         keys: Option<Vec<impl crate::value::MapInput<crate::value::AttributeValue>>>,
     ) -> Self {
-        self.keys = keys
+        self.inner.keys = keys
             .unwrap_or_default()
             .into_iter()
             .map(crate::value::MapInput::into_map)
             .collect();
         self
     }
+    pub fn get_keys(&self) -> &Vec<Item> {
+        &self.inner.keys
+    }
+    /// Adds one `#name` placeholder.
     pub fn expression_attribute_names(
         mut self,
         key: impl Into<String>,
         value: impl Into<String>,
     ) -> Self {
-        self.expression_attribute_names
+        self.inner
+            .expression_attribute_names
             .get_or_insert_with(Default::default)
             .insert(key.into(), value.into());
         self
+    }
+    /// Replaces all `#name` placeholders (a `HashMap` or a `BTreeMap`).
+    pub fn set_expression_attribute_names(
+        mut self,
+        names: Option<impl crate::value::MapInput<String>>,
+    ) -> Self {
+        self.inner.expression_attribute_names = names.map(crate::value::MapInput::into_map);
+        self
+    }
+    /// Finishes building. Fails, as the SDK's does, when no key was given.
+    pub fn build(self) -> std::result::Result<KeysAndAttributes, crate::error::BuildError> {
+        if self.inner.keys.is_empty() {
+            return Err(crate::error::BuildError::missing_field(
+                "keys",
+                "KeysAndAttributes",
+            ));
+        }
+        Ok(self.inner)
+    }
+}
+
+impl KeysAndAttributes {
+    pub fn keys(&self) -> &[Item] {
+        &self.keys
+    }
+    pub fn expression_attribute_names(&self) -> Option<&HashMap<String, String>> {
+        self.expression_attribute_names.as_ref()
     }
 }
 

@@ -25,14 +25,18 @@ use crate::world::State;
 pub struct PutRequest {
     pub item: Option<Item>,
 }
-struct_setters!(PutRequest required(item) { map item, set_item; });
+struct_setters!(PutRequest => PutRequestBuilder, fallible {
+    req map item / set_item / get_item;
+});
 
 /// Delete one item by key.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DeleteRequest {
     pub key: Option<Item>,
 }
-struct_setters!(DeleteRequest required(key) { map key, set_key; });
+struct_setters!(DeleteRequest => DeleteRequestBuilder, fallible {
+    req map key / set_key / get_key;
+});
 
 /// One write of a batch: exactly one of `put_request` or `delete_request`.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -40,7 +44,10 @@ pub struct WriteRequest {
     pub put_request: Option<PutRequest>,
     pub delete_request: Option<DeleteRequest>,
 }
-struct_setters!(WriteRequest { value put_request / set_put_request: PutRequest; value delete_request / set_delete_request: DeleteRequest; });
+struct_setters!(WriteRequest => WriteRequestBuilder, infallible {
+    opt value put_request / set_put_request / get_put_request: PutRequest;
+    opt value delete_request / set_delete_request / get_delete_request: DeleteRequest;
+});
 
 /// The parameters of a BatchWriteItem request.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -126,74 +126,141 @@ macro_rules! placeholder_setters {
     };
 }
 
-/// Chainable setters on a plain request struct (the SDK's `X::builder()…build()` shape,
-/// infallible here): `fn field(self, value) -> Self` for each listed field.
+/// A shape carried inside a request (a transaction's `Put`, a batch's `WriteRequest`, …), as
+/// the SDK has it: `X::builder()` returns an `XBuilder` with one setter per field
+/// (`field(..)`, `set_field(Option<..>)`, `get_field()`), and `build()` returns the shape —
+/// fallibly, with the SDK's [`BuildError`](crate::error::BuildError) for the first required
+/// field left unset, where the SDK's is fallible. The shape itself has the SDK's accessors:
+/// `put.table_name()` is a `&str` (a required field), `put.condition_expression()` an
+/// `Option<&str>`, `put.item()` a `&HashMap` (empty if unset, as the SDK's default).
+///
+/// Each field line reads `req|opt string|map|value name / set_name / get_name [: Type];`.
 macro_rules! struct_setters {
-    (@build $ty:ident []) => {
-        /// Finishes building (the SDK's is infallible for this shape too). What is still
-        /// missing is DynamoDB's to refuse, at `send()`.
-        pub fn build(self) -> Self {
-            self
-        }
-    };
-    (@build $ty:ident [$($r:ident),+]) => {
+    (@build fallible $ty:ident $builder:ident [$($req:ident $f:ident),*]) => {
         /// Finishes building. Fails, as the SDK's does, with a
         /// [`BuildError`](crate::error::BuildError) naming the first required field not set.
-        pub fn build(self) -> std::result::Result<Self, $crate::error::BuildError> {
-            $(
-                if !$crate::ops::builder::IsSet::is_set(&self.$r) {
-                    return Err($crate::error::BuildError::missing_field(
-                        stringify!($r),
-                        stringify!($ty),
-                    ));
-                }
-            )+
-            Ok(self)
+        pub fn build(self) -> std::result::Result<$ty, $crate::error::BuildError> {
+            $( $crate::ops::builder::struct_setters!(@check $req $f $ty self); )*
+            Ok(self.inner)
         }
     };
-    ($ty:ident $(required($($r:ident),+))? { $(string $s:ident / $sset:ident;)* $(value $v:ident / $vset:ident: $vt:ty;)* $(map $m:ident, $mset:ident;)* }) => {
+    (@build infallible $ty:ident $builder:ident [$($req:ident $f:ident),*]) => {
+        /// Finishes building (the SDK's is infallible for this shape too). What is still
+        /// missing is DynamoDB's to refuse, at `send()`.
+        pub fn build(self) -> $ty {
+            self.inner
+        }
+    };
+    // `build()` written by hand next to the invocation (a required list, for one).
+    (@build manual $ty:ident $builder:ident [$($req:ident $f:ident),*]) => {};
+    (@check req $f:ident $ty:ident $self:ident) => {
+        if !$crate::ops::builder::IsSet::is_set(&$self.inner.$f) {
+            return Err($crate::error::BuildError::missing_field(stringify!($f), stringify!($ty)));
+        }
+    };
+    (@check opt $f:ident $ty:ident $self:ident) => {};
+
+    (@setters string $f:ident $set:ident $get:ident) => {
+        pub fn $f(mut self, value: impl Into<String>) -> Self {
+            self.inner.$f = Some(value.into());
+            self
+        }
+        pub fn $set(mut self, value: Option<String>) -> Self {
+            self.inner.$f = value;
+            self
+        }
+        pub fn $get(&self) -> &Option<String> {
+            &self.inner.$f
+        }
+    };
+    (@setters value $f:ident $set:ident $get:ident $t:ty) => {
+        pub fn $f(mut self, value: $t) -> Self {
+            self.inner.$f = Some(value);
+            self
+        }
+        pub fn $set(mut self, value: Option<$t>) -> Self {
+            self.inner.$f = value;
+            self
+        }
+        pub fn $get(&self) -> &Option<$t> {
+            &self.inner.$f
+        }
+    };
+    (@setters map $f:ident $set:ident $get:ident) => {
+        /// Adds one attribute.
+        pub fn $f(mut self, key: impl Into<String>, value: $crate::value::AttributeValue) -> Self {
+            self.inner.$f.get_or_insert_with(Default::default).insert(key.into(), value);
+            self
+        }
+        /// Replaces the whole map (the SDK's `HashMap`, or a `BTreeMap`).
+        pub fn $set(
+            mut self,
+            value: Option<impl $crate::value::MapInput<$crate::value::AttributeValue>>,
+        ) -> Self {
+            self.inner.$f = value.map($crate::value::MapInput::into_map);
+            self
+        }
+        pub fn $get(&self) -> &Option<$crate::value::Item> {
+            &self.inner.$f
+        }
+    };
+
+    (@accessor req string $f:ident) => {
+        pub fn $f(&self) -> &str {
+            self.$f.as_deref().unwrap_or_default()
+        }
+    };
+    (@accessor opt string $f:ident) => {
+        pub fn $f(&self) -> Option<&str> {
+            self.$f.as_deref()
+        }
+    };
+    (@accessor req map $f:ident) => {
+        pub fn $f(&self) -> &$crate::value::Item {
+            self.$f.as_ref().unwrap_or_else(|| $crate::ops::builder::empty_item())
+        }
+    };
+    (@accessor opt map $f:ident) => {
+        pub fn $f(&self) -> Option<&$crate::value::Item> {
+            self.$f.as_ref()
+        }
+    };
+    (@accessor $req:ident value $f:ident $t:ty) => {
+        pub fn $f(&self) -> Option<&$t> {
+            self.$f.as_ref()
+        }
+    };
+
+    ($ty:ident => $builder:ident, $kind:ident {
+        $( $req:ident $fk:ident $f:ident / $set:ident / $get:ident $(: $t:ty)? ; )*
+    }) => {
+        #[doc = concat!("Builds a [`", stringify!($ty), "`] (`", stringify!($ty), "::builder()`).")]
+        #[derive(Clone, Debug, Default, PartialEq)]
+        pub struct $builder {
+            inner: $ty,
+        }
+
         impl $ty {
-            /// Starts building (the struct is its own builder).
-            pub fn builder() -> Self {
-                Self::default()
+            /// Starts a builder (`aws_sdk_dynamodb`'s `builder()`).
+            pub fn builder() -> $builder {
+                $builder::default()
             }
-            $crate::ops::builder::struct_setters!(@build $ty [$($($r),+)?]);
-            $(
-                pub fn $s(mut self, value: impl Into<String>) -> Self {
-                    self.$s = Some(value.into());
-                    self
-                }
-                pub fn $sset(mut self, value: Option<String>) -> Self {
-                    self.$s = value;
-                    self
-                }
-            )*
-            $(
-                pub fn $v(mut self, value: $vt) -> Self {
-                    self.$v = Some(value);
-                    self
-                }
-                pub fn $vset(mut self, value: Option<$vt>) -> Self {
-                    self.$v = value;
-                    self
-                }
-            )*
-            $(
-                pub fn $m(mut self, key: impl Into<String>, value: $crate::value::AttributeValue) -> Self {
-                    self.$m.get_or_insert_with(Default::default).insert(key.into(), value);
-                    self
-                }
-                /// Replaces the whole map (an `Item` or a `HashMap<String, AttributeValue>`).
-                pub fn $mset(
-                    mut self,
-                    value: Option<impl $crate::value::MapInput<$crate::value::AttributeValue>>,
-                ) -> Self {
-                    self.$m = value.map($crate::value::MapInput::into_map);
-                    self
-                }
-            )*
+            $( $crate::ops::builder::struct_setters!(@accessor $req $fk $f $($t)?); )*
+        }
+
+        impl $builder {
+            $( $crate::ops::builder::struct_setters!(@setters $fk $f $set $get $($t)?); )*
+            $crate::ops::builder::struct_setters!(@build $kind $ty $builder [$($req $f),*]);
         }
     };
+}
+
+/// The empty item a required map accessor returns when the map was never set (the SDK's
+/// default for a required map is empty too).
+pub(crate) fn empty_item() -> &'static crate::value::Item {
+    static EMPTY: std::sync::LazyLock<crate::value::Item> =
+        std::sync::LazyLock::new(crate::value::Item::new);
+    &EMPTY
 }
 
 /// Whether a required field of a shape was set: an `Option` that is `Some`, a list that is
@@ -214,29 +281,70 @@ impl<T> IsSet for Vec<T> {
     }
 }
 
-/// `expression_attribute_names` / `_values` setters on a plain request struct.
+/// `expression_attribute_names` / `_values` setters on a shape's builder, and their
+/// accessors on the shape.
 macro_rules! struct_placeholder_setters {
-    ($ty:ident) => {
-        impl $ty {
+    ($ty:ident => $builder:ident) => {
+        impl $builder {
+            /// Adds one `#name` placeholder.
             pub fn expression_attribute_names(
                 mut self,
                 key: impl Into<String>,
                 value: impl Into<String>,
             ) -> Self {
-                self.expression_attribute_names
+                self.inner
+                    .expression_attribute_names
                     .get_or_insert_with(Default::default)
                     .insert(key.into(), value.into());
                 self
             }
+            /// Replaces all `#name` placeholders (a `HashMap` or a `BTreeMap`).
+            pub fn set_expression_attribute_names(
+                mut self,
+                names: Option<impl $crate::value::MapInput<String>>,
+            ) -> Self {
+                self.inner.expression_attribute_names =
+                    names.map($crate::value::MapInput::into_map);
+                self
+            }
+            pub fn get_expression_attribute_names(
+                &self,
+            ) -> &Option<std::collections::HashMap<String, String>> {
+                &self.inner.expression_attribute_names
+            }
+            /// Adds one `:value` placeholder.
             pub fn expression_attribute_values(
                 mut self,
                 key: impl Into<String>,
                 value: $crate::value::AttributeValue,
             ) -> Self {
-                self.expression_attribute_values
+                self.inner
+                    .expression_attribute_values
                     .get_or_insert_with(Default::default)
                     .insert(key.into(), value);
                 self
+            }
+            /// Replaces all `:value` placeholders (a `HashMap` or a `BTreeMap`).
+            pub fn set_expression_attribute_values(
+                mut self,
+                values: Option<impl $crate::value::MapInput<$crate::value::AttributeValue>>,
+            ) -> Self {
+                self.inner.expression_attribute_values =
+                    values.map($crate::value::MapInput::into_map);
+                self
+            }
+            pub fn get_expression_attribute_values(&self) -> &Option<$crate::value::Item> {
+                &self.inner.expression_attribute_values
+            }
+        }
+        impl $ty {
+            pub fn expression_attribute_names(
+                &self,
+            ) -> Option<&std::collections::HashMap<String, String>> {
+                self.expression_attribute_names.as_ref()
+            }
+            pub fn expression_attribute_values(&self) -> Option<&$crate::value::Item> {
+                self.expression_attribute_values.as_ref()
             }
         }
     };

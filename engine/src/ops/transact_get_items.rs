@@ -26,18 +26,38 @@ pub struct Get {
     pub projection_expression: Option<String>,
     pub expression_attribute_names: Option<HashMap<String, String>>,
 }
-struct_setters!(Get required(key, table_name) { string table_name / set_table_name; string projection_expression / set_projection_expression; map key, set_key; });
+struct_setters!(Get => GetBuilder, fallible {
+    req map key / set_key / get_key;
+    req string table_name / set_table_name / get_table_name;
+    opt string projection_expression / set_projection_expression / get_projection_expression;
+});
 
-impl Get {
+impl GetBuilder {
+    /// Adds one `#name` placeholder.
     pub fn expression_attribute_names(
         mut self,
         key: impl Into<String>,
         value: impl Into<String>,
     ) -> Self {
-        self.expression_attribute_names
+        self.inner
+            .expression_attribute_names
             .get_or_insert_with(Default::default)
             .insert(key.into(), value.into());
         self
+    }
+    /// Replaces all `#name` placeholders (a `HashMap` or a `BTreeMap`).
+    pub fn set_expression_attribute_names(
+        mut self,
+        names: Option<impl crate::value::MapInput<String>>,
+    ) -> Self {
+        self.inner.expression_attribute_names = names.map(crate::value::MapInput::into_map);
+        self
+    }
+}
+
+impl Get {
+    pub fn expression_attribute_names(&self) -> Option<&HashMap<String, String>> {
+        self.expression_attribute_names.as_ref()
     }
 }
 
@@ -46,7 +66,9 @@ impl Get {
 pub struct TransactGetItem {
     pub get: Option<Get>,
 }
-struct_setters!(TransactGetItem { value get / set_get: Get; });
+struct_setters!(TransactGetItem => TransactGetItemBuilder, infallible {
+    opt value get / set_get / get_get: Get;
+});
 
 /// One entry of Responses.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -44,8 +44,13 @@ pub struct Put {
     pub expression_attribute_values: Option<HashMap<String, AttributeValue>>,
     pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
 }
-struct_setters!(Put required(item, table_name) { string table_name / set_table_name; string condition_expression / set_condition_expression; value return_values_on_condition_check_failure / set_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure; map item, set_item; });
-struct_placeholder_setters!(Put);
+struct_setters!(Put => PutBuilder, fallible {
+    req map item / set_item / get_item;
+    req string table_name / set_table_name / get_table_name;
+    opt string condition_expression / set_condition_expression / get_condition_expression;
+    opt value return_values_on_condition_check_failure / set_return_values_on_condition_check_failure / get_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure;
+});
+struct_placeholder_setters!(Put => PutBuilder);
 
 /// An update inside a transaction.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -58,8 +63,14 @@ pub struct Update {
     pub expression_attribute_values: Option<HashMap<String, AttributeValue>>,
     pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
 }
-struct_setters!(Update required(key, update_expression, table_name) { string table_name / set_table_name; string update_expression / set_update_expression; string condition_expression / set_condition_expression; value return_values_on_condition_check_failure / set_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure; map key, set_key; });
-struct_placeholder_setters!(Update);
+struct_setters!(Update => UpdateBuilder, fallible {
+    req map key / set_key / get_key;
+    req string update_expression / set_update_expression / get_update_expression;
+    req string table_name / set_table_name / get_table_name;
+    opt string condition_expression / set_condition_expression / get_condition_expression;
+    opt value return_values_on_condition_check_failure / set_return_values_on_condition_check_failure / get_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure;
+});
+struct_placeholder_setters!(Update => UpdateBuilder);
 
 /// A delete inside a transaction.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -71,8 +82,13 @@ pub struct Delete {
     pub expression_attribute_values: Option<HashMap<String, AttributeValue>>,
     pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
 }
-struct_setters!(Delete required(key, table_name) { string table_name / set_table_name; string condition_expression / set_condition_expression; value return_values_on_condition_check_failure / set_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure; map key, set_key; });
-struct_placeholder_setters!(Delete);
+struct_setters!(Delete => DeleteBuilder, fallible {
+    req map key / set_key / get_key;
+    req string table_name / set_table_name / get_table_name;
+    opt string condition_expression / set_condition_expression / get_condition_expression;
+    opt value return_values_on_condition_check_failure / set_return_values_on_condition_check_failure / get_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure;
+});
+struct_placeholder_setters!(Delete => DeleteBuilder);
 
 /// A condition on an item the transaction does not write.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -84,8 +100,13 @@ pub struct ConditionCheck {
     pub expression_attribute_values: Option<HashMap<String, AttributeValue>>,
     pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
 }
-struct_setters!(ConditionCheck required(key, table_name, condition_expression) { string table_name / set_table_name; string condition_expression / set_condition_expression; value return_values_on_condition_check_failure / set_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure; map key, set_key; });
-struct_placeholder_setters!(ConditionCheck);
+struct_setters!(ConditionCheck => ConditionCheckBuilder, fallible {
+    req map key / set_key / get_key;
+    req string table_name / set_table_name / get_table_name;
+    req string condition_expression / set_condition_expression / get_condition_expression;
+    opt value return_values_on_condition_check_failure / set_return_values_on_condition_check_failure / get_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure;
+});
+struct_placeholder_setters!(ConditionCheck => ConditionCheckBuilder);
 
 /// One action of a transaction: exactly one of the four.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -95,7 +116,12 @@ pub struct TransactWriteItem {
     pub delete: Option<Delete>,
     pub update: Option<Update>,
 }
-struct_setters!(TransactWriteItem { value condition_check / set_condition_check: ConditionCheck; value put / set_put: Put; value delete / set_delete: Delete; value update / set_update: Update; });
+struct_setters!(TransactWriteItem => TransactWriteItemBuilder, infallible {
+    opt value condition_check / set_condition_check / get_condition_check: ConditionCheck;
+    opt value put / set_put / get_put: Put;
+    opt value delete / set_delete / get_delete: Delete;
+    opt value update / set_update / get_update: Update;
+});
 
 /// The parameters of a TransactWriteItems request.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -67,9 +67,7 @@ pub fn handle(client: &Client, records: &[Record]) -> Result<(), Error> {
     // (old image out, new image in), and apply each record exactly once however often it is
     // delivered.
     let _ = (client, records);
-    Err(Error::validation(
-        "TODO: handle is not written yet (see exercises/stream-read-model/README.md)",
-    ))
+    Err(given::not_written_yet("handle"))
 }
 
 /// A customer's figures, as the read model has them (zeros for a customer it does not know).

@@ -18,9 +18,7 @@ use given::ReserveError;
 pub fn reserve(client: &Client, sku: &str, qty: u64) -> Result<u64, ReserveError> {
     // TODO: one conditional UpdateItem: subtract `qty` only if at least `qty` are in stock.
     let _ = (client, sku, qty);
-    Err(ReserveError::Engine(Error::validation(
-        "TODO: reserve is not written yet (see exercises/conditional-stock/README.md)",
-    )))
+    Err(ReserveError::Engine(given::not_written_yet("reserve")))
 }
 
 /// Adds `qty` units to the stock of `sku` (creating the item if needed), atomically, and
@@ -28,7 +26,5 @@ pub fn reserve(client: &Client, sku: &str, qty: u64) -> Result<u64, ReserveError
 pub fn restock(client: &Client, sku: &str, qty: u64) -> Result<u64, Error> {
     // TODO: add `qty` to the item's `stock` in one request.
     let _ = (client, sku, qty);
-    Err(Error::validation(
-        "TODO: restock is not written yet (see exercises/conditional-stock/README.md)",
-    ))
+    Err(given::not_written_yet("restock"))
 }

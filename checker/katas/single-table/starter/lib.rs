@@ -17,9 +17,7 @@ use given::{Customer, Order, OrderItem, OrderStatus, OrderWithItems, Page};
 // (checker/katas/single-table/given/src/lib.rs): the tests build and compare them.
 
 fn todo(what: &str) -> Error {
-    Error::validation(format!(
-        "TODO: {what} is not written yet (see exercises/single-table/README.md)"
-    ))
+    given::not_written_yet(what)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -81,12 +81,16 @@ const LOYAL_ORDERS: usize = 150;
 const CUSTOMERS: usize = 12;
 /// A customer id no item has (the shop's ids are c-100 … c-999).
 const UNKNOWN: &str = "c-7";
-/// What the right requests look like, said once for the messages.
-const GET_ADVICE: &str = "GetItem with the profile's whole key (PK = CUSTOMER#<id>, SK = \
-     PROFILE) reads exactly that one item";
-const RECENT_ADVICE: &str = "one Query with the key condition PK = :pk AND begins_with(SK, \
-     :prefix) (:prefix = \"ORDER#\"), scan_index_forward(false) and limit(limit) reads just the \
-     newest orders";
+/// The rules the right requests follow, said once for the messages (the requests themselves
+/// are the hints' to give).
+const GET_ADVICE: &str = "the profile's whole primary key is known, and a GetItem of a whole \
+     key reads exactly that one item";
+const RECENT_ADVICE: &str = "the orders sit together in the collection in time order (their \
+     sort keys start with ORDER#<placed_at>), and a Query can start at either end of a sort-key \
+     range and stop after a given number of items";
+const PERIOD_ADVICE: &str = "the period is a prefix of its orders' sort keys (they start with \
+     ORDER#<placed_at>), and a key condition can select a sort-key prefix, so a Query can read \
+     exactly the period's orders";
 
 // ---------------------------------------------------------------------------------------
 // The tests
@@ -224,18 +228,18 @@ fn a_missing_profile_is_none(seed: u64) {
                     .find(|r| r.operation == "GetItem" && r.succeeded());
                 let why = match answered {
                     Some(r) => format!(
-                        "DynamoDB answered: {} succeeded, with no item in its output \
-                         (out.item() is None; it still cost {} RCU). A GetItem of a key no \
-                         item has is a successful request, not an error",
+                        "DynamoDB answered: {} succeeded, with no item in its output (it \
+                         still cost {} RCU). A GetItem of a key no item has is a successful \
+                         request, not an error",
                         show_request(r),
                         units(r.read_units)
                     ),
                     None => format!("it sent {}", show_requests(&sent)),
                 };
                 fail(format!(
-                    "{call} returned Err({e}), but {who}: that is not an error. {why}. Return \
-                     Ok(None) when the GetItem's output has no item, and keep Err for a request \
-                     DynamoDB refused."
+                    "{call} returned Err({e}), but {who}: that is not an error. {why}. No \
+                     item is an answer (None in the README); an Err is for a request DynamoDB \
+                     refused."
                 ));
             }
         }
@@ -275,10 +279,11 @@ fn recent_orders_read_only_what_they_return(seed: u64) {
             let what = s.what_was_read(customer, query.items_read as usize);
             fail(format!(
                 "{call} returned {} orders, but its {} read {} items ({} RCU): {what}. A Query \
-                 pays for every item it reads, and the customer's history only grows. Read \
-                 from the newest end, the {} newest orders come first: {RECENT_ADVICE} (the \
-                 same call written that way reads {} items, {} RCU). Sorting or filtering in \
-                 code happens after the read and saves nothing.",
+                 pays for every item it reads, and the customer's history only grows. Limit \
+                 counts items read, before any FilterExpression, and sorting or filtering in \
+                 code happens after the read and saves nothing. From the newest end, the {} \
+                 newest orders come first: {RECENT_ADVICE} (a Query that reads only them: {} \
+                 items, {} RCU).",
                 got.len(),
                 show_request(query),
                 query.items_read,
@@ -317,11 +322,7 @@ fn orders_placed_in_a_period(seed: u64) {
         let call = format!("orders_placed_in({:?}, {period:?})", loyal.id);
         let (got, sent) = s.measure(|c| orders_placed_in(c, &loyal.id, period));
         let got = got.unwrap_or_else(|e| fail(read_failure(&call, &e)));
-        let advice = format!(
-            "one Query whose key condition selects the period's orders, PK = :pk AND \
-             begins_with(SK, :prefix) with :prefix = \"ORDER#{period}\", reads exactly them"
-        );
-        s.check_one_query(&call, &sent, got.len(), &advice);
+        s.check_one_query(&call, &sent, got.len(), PERIOD_ADVICE);
         let want = loyal.placed_in(period);
         let query = &sent[0];
         if got != want {
@@ -329,16 +330,16 @@ fn orders_placed_in_a_period(seed: u64) {
             sorted.sort_by_key(order_sk);
             let note = if got.is_empty() && query.items_read == 0 {
                 format!(
-                    "Its {} read no item at all: its key condition matched no sort key. Every \
-                     order's sort key starts with ORDER# (ORDER#{}#{}), so the period's prefix \
-                     is \"ORDER#{period}\".",
+                    "Its {} read no item at all: its key condition matched no sort key. A \
+                     sort-key prefix is compared from the sort key's first character, and every \
+                     order's sort key starts with ORDER# (this period's first: ORDER#{}#{}).",
                     show_request(query),
                     want[0].placed_at,
                     want[0].order_id
                 )
             } else if sorted == want {
                 "These are the right orders in the wrong order: oldest first is the Query's own \
-                 order (ascending sort keys, the default: scan_index_forward(true) or not set)."
+                 order, ascending sort keys, unless it is told to read backwards."
                     .to_string()
             } else {
                 String::new()
@@ -359,9 +360,8 @@ fn orders_placed_in_a_period(seed: u64) {
             fail(format!(
                 "{call} returned the right {} orders, but its {} read {} items ({} RCU): {}. \
                  Filtering after the read — in code, or with a FilterExpression, which DynamoDB \
-                 applies after reading — still pays for every item read. The period is a \
-                 prefix of the sort key: {advice} (the same call written that way: {} items, \
-                 {} RCU).",
+                 applies after reading — still pays for every item read: {PERIOD_ADVICE} (a \
+                 Query that reads only them: {} items, {} RCU).",
                 got.len(),
                 show_request(query),
                 query.items_read,
@@ -456,8 +456,8 @@ fn errors_are_not_missing_items(seed: u64) {
              caller the customer has no profile or no orders, which is false."
         };
         fail(format!(
-            "{call} returned {ok}, but {fault}, and {detail}. {what} Return the error — `?` on \
-             send() does it — and keep Ok(None) for a GetItem that succeeded without an item."
+            "{call} returned {ok}, but {fault}, and {detail}. {what} Ok(None) and an empty \
+             list are answers of requests that succeeded; a refusal is an Err for the caller."
         ));
     }
     s.world.heal_all();
@@ -736,9 +736,8 @@ impl Shop {
             let note = match (refused, replaces) {
                 (Some(r), Some(_)) => format!(
                     "\nIts {} #{} failed its ConditionExpression against the profile saved \
-                     before. Saving a profile again must replace it: a PutItem without a \
-                     condition does exactly that (a condition such as attribute_not_exists(PK) \
-                     makes it create-only).",
+                     before. Saving a profile again must replace it, and a PutItem replaces the \
+                     item with the same key unless a condition of its own refuses.",
                     r.operation, r.seq
                 ),
                 _ => String::new(),
@@ -795,8 +794,8 @@ impl Shop {
         self.check_no_scan(call, sent, returned, GET_ADVICE);
         if let Some(query) = sent.iter().find(|r| r.operation == "Query") {
             fail(format!(
-                "{call} sent {}, which read {} items ({} RCU) to find one profile: {}. {GET_ADVICE} \
-                 — for {} RCU at most, however many orders the customer places.",
+                "{call} sent {}, which read {} items ({} RCU) to find one profile: {}. Yet \
+                 {GET_ADVICE} — for {} RCU at most, however many orders the customer places.",
                 show_request(query),
                 query.items_read,
                 units(query.read_units),
@@ -899,8 +898,8 @@ fn fail_recent(
              items it read were not returned. Read from the newest end, this collection starts \
              with the customer's reviews (REVIEW#…){profile}, which sort after every ORDER#…. \
              Limit counts the items READ, before any FilterExpression or check in code, so a \
-             filtered page comes back short. Select the orders in the key condition: \
-             begins_with(SK, :prefix) with :prefix = \"ORDER#\".",
+             filtered page comes back short. A key condition on the sort key decides what is \
+             read at all.",
             show_request(query),
             query.items_read,
             got.len(),
@@ -910,8 +909,8 @@ fn fail_recent(
         format!(
             "These are the customer's {} OLDEST orders: a Query reads in ascending sort-key \
              order unless told otherwise, and its Limit stopped it after the first {}; sorting \
-             the page in code cannot bring back the newer orders it never read. Read from the \
-             newest end: scan_index_forward(false).",
+             the page in code cannot bring back the newer orders it never read. A Query can \
+             read from the other end of the sort-key range.",
             got.len(),
             limit
         )
@@ -921,7 +920,8 @@ fn fail_recent(
         w
     } {
         "These are the right orders in the wrong order: newest first. The sort key starts with \
-         placed_at, so descending sort-key order (scan_index_forward(false)) is newest first."
+         placed_at, so descending sort-key order is newest first, and a Query can return \
+         descending order itself."
             .to_string()
     } else {
         String::new()
@@ -966,9 +966,9 @@ fn write_notes(want: &Item, table: &[Item], replacing: bool) -> String {
         for name in names {
             match (&want[name], item.get(name)) {
                 (AttributeValue::N(n), Some(AttributeValue::S(got))) => notes.push_str(&format!(
-                    "\n`{name}` is stored as a string (S \"{got}\"): it is a number, \
-                     AttributeValue::N(\"{n}\") — numbers travel as strings in DynamoDB's API, \
-                     but they are stored, compared and sorted as numbers only as N."
+                    "\n`{name}` is stored as a string (S \"{got}\"), but the README's item \
+                     holds it as a number (N \"{n}\"): numbers travel as strings in DynamoDB's \
+                     API, but they are stored, compared and sorted as numbers only as N."
                 )),
                 (_, None) => notes.push_str(&format!("\n`{name}` is missing.")),
                 _ => {}
@@ -987,8 +987,8 @@ fn write_notes(want: &Item, table: &[Item], replacing: bool) -> String {
 /// The message for a read that returned an error while DynamoDB was up.
 fn read_failure(call: &str, e: &Error) -> String {
     let note = if e.to_string().contains("total_cents") {
-        "\n`total_cents` is a number: AttributeValue::N(\"4599\"). Read it with .as_n() (the \
-         number as its string) and parse it."
+        "\nThe error names `total_cents`: in the README's item it is a number (N), and an N \
+         value comes back as the number's digits in a string, not as an S."
     } else {
         ""
     };

@@ -58,11 +58,13 @@ const WRITES: [&str; 5] = [
     "BatchWriteItem",
     "TransactWriteItems",
 ];
-/// What every explanation of a double credit ends with.
-const ONE_TRANSACTION: &str = "Create the key's record and credit the card in one \
-    TransactWriteItems, the record's Put guarded by attribute_not_exists(PK) (or an expired \
-    expiresAt): DynamoDB evaluates that condition on the record's partition leader, atomically \
-    with the credit, so of two requests with the same key exactly one commits.";
+/// The rule a double credit by racing duplicates breaks.
+const CONDITION_RULE: &str = "DynamoDB evaluates a write's condition on the partition's \
+    leader at the moment it applies the write: of several writes racing to record the same key, \
+    only one can find it unrecorded.";
+/// The rule a half top-up (a record without its credit, or the reverse) breaks.
+const ATOMIC_RULE: &str = "DynamoDB applies the writes of one transaction all together or not \
+    at all; it promises nothing of the kind across separate requests.";
 
 katas_testkit::learner! {
     /// Credits a top-up once per idempotency key; a duplicate returns the first receipt.
@@ -206,7 +208,7 @@ fn racing_duplicates_credit_once(seed: u64) {
             let cause = if credited > 1 {
                 format!(
                     "The card was credited {credited} times for one key ({}): {how} \
-                     {ONE_TRANSACTION}",
+                     {CONDITION_RULE}",
                     shown.join(", ")
                 )
             } else {
@@ -235,9 +237,8 @@ fn racing_duplicates_credit_once(seed: u64) {
                         " Its {} was eventually consistent: with the record's replicas 60 s \
                          behind, such a read is answered by a replica the record has not reached, \
                          which has no item. The record another client wrote is \
-                         milliseconds old when a duplicate's condition fails: read it strongly \
-                         consistent (consistent_read(true)), or ask the failed Put for it with \
-                         ReturnValuesOnConditionCheckFailure = ALL_OLD.",
+                         milliseconds old when a duplicate's condition fails, and only the \
+                         leader is sure to have it.",
                         s.show_bare(read)
                     ),
                     (Err(_), None) => " A request whose key is already recorded, with the same \
@@ -289,7 +290,7 @@ fn a_reused_key_with_other_parameters_is_refused(seed: u64) {
         "The key {} is already recorded, for {}. A request with that key and other parameters is \
          not a retry of that top-up: it is refused with TopUpError::KeyReused, and nothing is \
          credited — answering it with the first receipt would tell the app that a top-up it \
-         never made succeeded. Compare every parameter with the record: the card and the amount.",
+         never made succeeded. A retry repeats every parameter: the card as well as the amount.",
         a.idempotency_key,
         show_top_up(&a)
     );
@@ -386,10 +387,9 @@ fn an_expired_key_is_a_new_request(seed: u64) {
     let note = format!(
         "The key was recorded at t0 = {t0} with {}, so it expired 10 minutes ago — but DynamoDB \
          deletes expired items in the background, some time later (typically within a few days), \
-         and the record is still in the table: {}. A key older than its 24 hours is forgotten: \
-         treat a record whose {TTL_ATTRIBUTE} is in the past as absent — the record's condition \
-         is attribute_not_exists(PK) OR {TTL_ATTRIBUTE} < :now — and this request is a new \
-         top-up, whatever its card and amount.",
+         and the record is still in the table: {}. A key older than its 24 hours is forgotten: a \
+         record whose {TTL_ATTRIBUTE} is in the past counts as absent, and this request is a \
+         new top-up, whatever its card and amount.",
         show_top_up(&a),
         show_item(&record)
     );
@@ -456,7 +456,7 @@ fn a_failure_leaves_no_half_top_up(seed: u64) {
                  (balance still {before}): a key without its top-up. The app retries — and its \
                  retry finds the record and is answered as a duplicate of a top-up that never \
                  happened. {failed} failed after the record's write had succeeded: two writes \
-                 are two requests, and the second can fail alone. {ONE_TRANSACTION}",
+                 are two requests, and the second can fail alone. {ATOMIC_RULE}",
                 show_item(rec)
             ));
         }
@@ -466,7 +466,7 @@ fn a_failure_leaves_no_half_top_up(seed: u64) {
                  record: a top-up without its key. The app did not get a receipt, retries with \
                  the same key — and nothing remembers that this key was already paid, so the card \
                  is credited again. {failed} failed after the credit had succeeded: two writes \
-                 are two requests, and the second can fail alone. {ONE_TRANSACTION}"
+                 are two requests, and the second can fail alone. {ATOMIC_RULE}"
             ));
         }
         if let Ok(r) = &result {

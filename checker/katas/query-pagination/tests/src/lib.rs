@@ -213,9 +213,8 @@ fn a_failed_page_fails_the_export(seed: u64) {
                  this test (DynamoDB's ceiling, 3,000, scaled down), the pages before it had \
                  taken {} RCU in this second, and every page of the export lands in the same \
                  second. The export went on as if that page did not exist.\nA page that fails \
-                 must fail the whole export — return its error (`?` on the page's send(), or \
-                 collect the paginator's items into a Result): a shorter list looks complete, \
-                 and whoever receives it cannot tell. The caller can retry the export.\nThe \
+                 fails the whole export: a shorter list looks complete, and whoever receives \
+                 it cannot tell, while an error lets the caller retry the export.\nThe \
                  requests: {}",
                 orders.len(),
                 c1.orders.len(),
@@ -334,8 +333,8 @@ fn walk_pages(s: &Scene, c: &Customer, page_size: i32) {
                  the cancelled ones between them, and at most one Limit (page_size = \
                  {page_size} items) past the last order it shows — {allowed} items here. \
                  Reading more is paying for orders no one sees: every item a Query reads costs \
-                 its bytes in RCU, whether the filter keeps it or not. Let the key condition and \
-                 the ExclusiveStartKey start the page, and Limit end it. {}",
+                 its bytes in RCU, whether the filter keeps it or not. A Query can begin after a \
+                 given key and stop after a given number of items. {}",
                 thousands(read_items as i64),
                 page.orders.len(),
                 show_reads(&reads)
@@ -402,16 +401,17 @@ fn explain_wrong_order(
     };
     if found.status == CANCELLED {
         return format!(
-            "It is cancelled, and the screen hides cancelled orders: a FilterExpression \
-             (#status <> :cancelled, with #status = status: STATUS is a reserved word) drops \
-             them — {} are cancelled here.",
+            "It is cancelled, and the screen hides cancelled orders — {} are cancelled here. \
+             A Query can drop items after reading them and before returning them (a \
+             FilterExpression); `status` is one of DynamoDB's reserved words, so an \
+             expression can name it only through a placeholder.",
             c.orders.iter().filter(|o| o.status == CANCELLED).count()
         );
     }
     if shown.iter().any(|o| o.order == *wrong) {
         return "That order was already on an earlier page: the page did not start after the \
-                previous page's last order — pass its next back unchanged as the \
-                ExclusiveStartKey."
+                previous page's last order. A Query starts after the key its ExclusiveStartKey \
+                names, and at the start of the collection without one."
             .to_string();
     }
     let expected = visible.get(shown.len());
@@ -427,9 +427,8 @@ fn explain_wrong_order(
                     " The previous page's next was the key of order {} (SK = {}), which that \
                      page read but did not show: a Query's LastEvaluatedKey is the last item it \
                      *read*, so when a \
-                     page keeps fewer orders than its Queries read, the next page must start \
-                     after the last order shown (its PK and SK) — or ask each Query for no more \
-                     than the page still lacks (Limit = page_size - found).",
+                     page keeps fewer orders than its Queries read, that key lies past orders \
+                     no page shows: the next page starts after the last order shown.",
                     c.orders[resume - 1].order.order_id,
                     c.orders[resume - 1].sk
                 ),
@@ -449,14 +448,15 @@ fn explain_wrong_order(
         }
         if found.position < last.position {
             return "It is newer than the previous page's last order: each page starts after the \
-                    previous page's last order, and the orders run newest first \
-                    (ScanIndexForward = false)."
+                    previous page's last order, and the orders run newest first (descending \
+                    sort-key order)."
                 .to_string();
         }
     }
     if visible.first().is_some_and(|first| first.order != *wrong) && shown.is_empty() {
         return "The first page starts with the newest order: sort keys hold the time the order \
-                was placed, and ScanIndexForward = false reads them newest first."
+                was placed, and a Query reads them in ascending order, oldest first, unless \
+                told otherwise."
             .to_string();
     }
     String::new()
@@ -512,9 +512,7 @@ fn short_page_cause(c: &Customer, reads: &[QueryRead], ended: bool) -> String {
     if last.bytes < PAGE_BYTES && last.returned < last.items && !ended {
         text.push_str(
             " Limit counts the items a Query reads, before the FilterExpression: a page of \
-             page_size visible orders can take several Queries — keep asking (Limit = what the \
-             page still lacks, ExclusiveStartKey = the LastEvaluatedKey) until the page is full \
-             or there is no LastEvaluatedKey.",
+             page_size visible orders can take more than one Query.",
         );
     }
     if reads.len() > 1 {
@@ -569,8 +567,8 @@ fn judge_export(call: &str, c: &Customer, got: &[Order], sent: &[RequestRecord])
             "{call} returned the newest {} of the customer's {} orders ({size}) and stopped. It \
              sent {} Query request(s). {stopped}A Query returns at most 1 MB of data read per \
              call, fewer items if a Limit is reached first; a page that is shorter than its \
-             Limit is not the last one. Only a page without a LastEvaluatedKey is: pass each \
-             page's LastEvaluatedKey as the next ExclusiveStartKey until there is none.",
+             Limit is not the last one. Only a page without a LastEvaluatedKey is; a \
+             LastEvaluatedKey marks where the read stopped, for a next Query to go on from.",
             got.len(),
             c.orders.len(),
             reads.len()
@@ -581,17 +579,16 @@ fn judge_export(call: &str, c: &Customer, got: &[Order], sent: &[RequestRecord])
         &show_orders(got_refs.iter().copied()),
         format!(
             "{call}: every order of the customer, cancelled ones too, newest first \
-             (ScanIndexForward = false) — {size}"
+             (descending sort-key order) — {size}"
         ),
     );
     let read_items: usize = reads.iter().map(|r| r.items).sum();
     if read_items != c.orders.len() {
         fail(format!(
             "{call} returned every order, but its Queries read {} items for {} orders: each \
-             order should be read once (key condition PK = :pk AND begins_with(SK, :order), \
-             each page starting at the previous page's LastEvaluatedKey). A page that starts \
-             over, or a key condition that reads the PROFILE item too, pays for items twice or \
-             for items that are not orders. Its Queries: {}",
+             order should be read once. A page that starts over, or a key condition that \
+             reads the PROFILE item too, pays for items twice or for items that are not \
+             orders. Its Queries: {}",
             thousands(read_items as i64),
             c.orders.len(),
             show_reads(&reads)

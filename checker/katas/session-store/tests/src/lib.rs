@@ -147,7 +147,7 @@ fn login_writes_an_expiry_ttl_understands(seed: u64) {
         let writes = sent.iter().filter(|r| is_write(r)).count();
         if writes != 1 {
             fail(format!(
-                "{call} sent {writes} writes ({}): a login is one PutItem of the session item",
+                "{call} sent {writes} writes ({}): a login is one write of the session item",
                 show_requests(&sent)
             ));
         }
@@ -235,16 +235,14 @@ fn a_session_is_live_right_after_login(seed: u64) {
                 "{call} returned Ok(None): the user who has just logged in is told they are not. \
                  Its {} was eventually consistent, and the item is on the partition's leader \
                  (the test's strongly consistent read finds it): a replica that had not yet \
-                 received the login's write answered. {lag_note} Read the session with \
-                 consistent_read(true): served by the leader, it reflects every acknowledged \
-                 write.",
+                 received the login's write answered. {lag_note} Only a read served by the leader is \
+                 sure to reflect every acknowledged write.",
                 show_bare(read)
             )),
             (_, Some(read)) => fail(format!(
                 "{call} sent an eventually consistent read, {}. This time it was answered by a \
                  replica that had the login, but eventual reads go to any of the three: one \
-                 right after login can miss it. {lag_note} Read the session with \
-                 consistent_read(true).",
+                 right after login can miss it. {lag_note}",
                 show_bare(read)
             )),
             _ => {}
@@ -329,8 +327,8 @@ fn an_expired_session_is_over(seed: u64) {
         if !matches!(found, Ok(None)) {
             fail(format!(
                 "{story}. At {}, that very second, session(\"{id}\") returned {}: from \
-                 expires_at on the session is over (live while now < expires_at: compare \
-                 expires_at > now, not >=)",
+                 expires_at on the session is over: it is live while now < expires_at, and at \
+                 expires_at itself it has ended",
                 at(s.now()),
                 show_found(&found)
             ));
@@ -435,10 +433,10 @@ fn refresh_extends_only_a_live_session(seed: u64) {
         let call = format!("refresh(\"{id}\") at {} — a session that {what} —", at(now));
         if let Err(e) = &got {
             fail(format!(
-                "{call} failed: {e}\nIts requests: {}. A session that is not live is Ok(None): \
-                 a ConditionalCheckFailedException from the refresh's condition is that answer, \
-                 not an error.",
-                show_requests(&sent)
+                "{call} failed: {e}\nIts requests: {}. A session that is not live is \
+                 Ok(None), not an error.{}",
+                show_requests(&sent),
+                condition_note(e)
             ));
         }
         let write = sent.iter().find(|r| is_write(r) && r.succeeded());
@@ -459,10 +457,9 @@ fn refresh_extends_only_a_live_session(seed: u64) {
                 _ => format!("its requests: {}.", show_requests(&sent)),
             };
             fail(format!(
-                "{call} changed the table: {cause} Put the check into the write: a \
-                 ConditionExpression that the session is live (expires_at > :now) is evaluated \
-                 on the item as the leader has it, atomically with the update; when it is \
-                 false — on a missing item too — nothing is written.\nBefore: {}\nAfter:  {}",
+                "{call} changed the table: {cause} A write can carry its own \
+                 condition, evaluated on the item as the leader has it, atomically with the \
+                 write; when it is false — on a missing item too — nothing is written.\nBefore: {}\nAfter:  {}",
                 shown(&before),
                 shown(&after)
             ));
@@ -497,8 +494,8 @@ fn logout_ends_the_session(seed: u64) {
     if let Some(item) = s.stored("s-laptop") {
         fail(format!(
             "after logout(\"s-laptop\") the item is still in the table: {}. Its requests: {}. \
-             Logout deletes the session's item (DeleteItem): waiting for TTL leaves it usable \
-             for up to 30 minutes",
+             A logout ends the session now: waiting for TTL leaves it usable for up to 30 \
+             minutes",
             show_item(&item),
             show_requests(&sent)
         ));
@@ -516,9 +513,9 @@ fn logout_ends_the_session(seed: u64) {
         let stale = match sent.iter().find(|r| r.consistent_read == Some(false)) {
             Some(read) => format!(
                 " Its {} was answered by a replica that had not yet received the logout's \
-                 DeleteItem, with the session it ended. Read the session with \
-                 consistent_read(true): the leader reflects every acknowledged write, a delete \
-                 too.",
+                 DeleteItem, with the session it ended: an eventually consistent read may be \
+                 served by a replica that has not received a write yet, a delete too. Only the \
+                 leader is sure to reflect every acknowledged write.",
                 show_bare(read)
             ),
             None => format!(" Its requests: {}.", show_requests(&sent)),
@@ -623,9 +620,9 @@ fn lists_a_users_live_sessions(seed: u64) {
                 let gsi_note = if e.to_string().contains("Consistent reads are not supported") {
                     " A global secondary index is maintained asynchronously, so it has no \
                      strongly consistent reads: ConsistentRead = true on a Query (or Scan) of a \
-                     GSI is refused with this ValidationException. Query it eventually \
-                     consistent (the default); a list of devices can afford to miss a login a \
-                     few milliseconds old."
+                     GSI is refused with this ValidationException. Its reads are eventually \
+                     consistent, and a list of devices can afford to miss a login a few \
+                     milliseconds old."
                 } else {
                     ""
                 };
@@ -638,10 +635,10 @@ fn lists_a_users_live_sessions(seed: u64) {
         if let Some(scan) = sent.iter().find(|r| r.operation == "Scan") {
             fail(format!(
                 "{call} sent a Scan, {}, which read {} items — every session of every user — to \
-                 list one user's. The index by-user has the user's sessions under their \
-                 user_id: one Query of it (index_name(\"{BY_USER}\")) reads only theirs. That \
-                 Query is eventually consistent — the only kind a GSI has — and that is fine \
-                 for this page.",
+                 list one user's. The index {BY_USER} keeps each user's sessions together under \
+                 their user_id, so a read of it can touch only theirs. Its reads are \
+                 eventually consistent — the only kind a GSI has — and that is fine for this \
+                 page.",
                 show_bare(scan),
                 scan.items_read
             ));
@@ -650,7 +647,7 @@ fn lists_a_users_live_sessions(seed: u64) {
         if sent.len() != 1 || queries.len() != 1 || queries[0].index.as_deref() != Some(BY_USER) {
             fail(format!(
                 "{call} sent {}: listing a user's sessions is one Query of the index \
-                 {BY_USER} (index_name(\"{BY_USER}\"), key condition on user_id)",
+                 {BY_USER}",
                 show_requests(&sent)
             ));
         }
@@ -660,8 +657,8 @@ fn lists_a_users_live_sessions(seed: u64) {
         if let Some(extra) = got.iter().find(|x| !want.contains(x)) {
             let ttl = if expired.iter().any(|x| x.session_id == extra.session_id) {
                 format!(
-                    " {TTL_LAG} The index's sort key is expires_at: a key condition \
-                          (expires_at > :now) skips them without reading them."
+                    " {TTL_LAG} The index's sort key is expires_at: the key condition \
+                          can leave expired sessions out without reading them."
                 )
             } else {
                 String::new()
@@ -773,10 +770,10 @@ fn a_refresh_racing_a_logout_never_revives_it(seed: u64) {
                     .to_string(),
             };
             fail(format!(
-                "{story}\nAfter the race the session is back in the table: {}. {cause} Put the \
-                 check into the write: a ConditionExpression (expires_at > :now) is evaluated \
-                 on the item as the leader has it when the update is applied — false on a \
-                 deleted item, so nothing is written and the refresh returns Ok(None).",
+                "{story}\nAfter the race the session is back in the table: {}. {cause} A check made \
+                 by another request may be out of date by the time the write lands; a \
+                 condition carried by the write itself is evaluated on the item as the leader \
+                 has it when the write is applied.",
                 show_item(&item)
             ));
         }
@@ -792,8 +789,9 @@ fn a_refresh_racing_a_logout_never_revives_it(seed: u64) {
                 )),
                 Err(e) => fail(format!(
                     "{story}\nClient {}'s refresh failed: {e}. A session that has ended is \
-                     Ok(None) (its ConditionalCheckFailedException is that answer).",
-                    c.client
+                     Ok(None), not an error.{}",
+                    c.client,
+                    condition_note(e)
                 )),
                 _ => {}
             }
@@ -827,8 +825,8 @@ fn errors_are_not_missing_sessions(seed: u64) {
         match failed {
             Some(r) if !ok_is_data => fail(format!(
                 "While {fault}, {call} returned {shown}, although its {} failed. When DynamoDB \
-                 refuses a request, return the error (`?` on send()): Ok(None) tells the caller \
-                 the user has no session, and they are logged out by a failed read.",
+                 refuses a request, nothing is known about the session: Ok(None) tells the \
+                 caller the user has no session, and they are logged out by a failed read.",
                 show_bare(r)
             )),
             _ => {}
@@ -1066,7 +1064,7 @@ fn check_expiry(call: &str, item: &Item, now: u64) {
         Some(AttributeValue::N(n)) => n.clone(),
         Some(_) => fail(format!(
             "{call} stored {}: expires_at is not a Number. TTL ignores an attribute of any other \
-             type — the item is never deleted. Store AttributeValue::N(expires_at.to_string())",
+             type — the item is never deleted",
             show_item(item)
         )),
     };
@@ -1095,8 +1093,8 @@ fn check_expiry(call: &str, item: &Item, now: u64) {
     }
     let off = stored - want as f64;
     let clock_note = if off.abs() > 2.0 * SESSION_LIFETIME_S as f64 {
-        " Take now from the world's clock, client.world().epoch_seconds(): TTL and the tests run \
-         on it, not on the computer's clock (SystemTime::now())."
+        " An offset this large is another clock's: TTL and the tests run on the world's \
+         simulated clock, not on the computer's."
     } else {
         ""
     };
@@ -1107,6 +1105,17 @@ fn check_expiry(call: &str, item: &Item, now: u64) {
         off.abs() as u64,
         if off > 0.0 { "after" } else { "before" }
     ));
+}
+
+/// What a refresh's error says when it is the refusal of its own condition.
+fn condition_note(e: &Error) -> String {
+    if e.code() == Some("ConditionalCheckFailedException") {
+        " A ConditionalCheckFailedException says that the request's own condition was false: \
+         here, that the session was not live."
+            .to_string()
+    } else {
+        String::new()
+    }
 }
 
 /// The item a session is stored as.

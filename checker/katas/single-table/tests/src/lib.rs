@@ -109,21 +109,22 @@ pub fn main(kata: Kata) -> ! {
 }
 
 // What each access pattern should be, said once for every failure message.
-const PROFILE_ADVICE: &str = "key the profile by the customer id (PK = CUSTOMER#<id>, \
-     SK = PROFILE) and read it with one GetItem";
-const EMAIL_ADVICE: &str = "query a global secondary index keyed by the email instead \
-     (e.g. GSI2PK = EMAIL#<email>, set only on profiles, so the index is sparse)";
-const CUSTOMER_ORDERS_ADVICE: &str = "keep an order reference in the customer's item \
-     collection (PK = CUSTOMER#<id>, SK = ORDER#<placed_at>#<order id>) and Query it with \
-     begins_with(SK, \"ORDER#\"), ScanIndexForward = false and Limit = page_size";
-const ORDER_WITH_ITEMS_ADVICE: &str = "store the order and its lines under ONE partition key \
-     (PK = ORDER#<id>: SK = META for the header, ITEM#0001, ITEM#0002 … for the lines) so that \
-     one Query returns the whole order — the join, done when the order was written";
-const ORDER_ADVICE: &str = "read the order header by its key with one GetItem \
-     (PK = ORDER#<id>, SK = META)";
-const STATUS_ADVICE: &str = "query the sparse status index instead (GSI1PK = STATUS#<status>, \
-     GSI1SK = <placed_at>, only on order headers; ScanIndexForward = false, Limit = limit), \
-     projecting the attributes an Order needs";
+// Each names the rule the pattern breaks, not the key design that keeps it (the hints do).
+const PROFILE_ADVICE: &str = "the customer id is all this call knows, and an item whose key \
+     is built from what the caller knows is one GetItem away";
+const EMAIL_ADVICE: &str = "the table's key cannot find an email, but a global secondary \
+     index keyed by what the caller knows can, and one that holds only profiles reads nothing \
+     else";
+const CUSTOMER_ORDERS_ADVICE: &str = "items that share a partition key come back in sort-key \
+     order, so a customer's orders kept in the customer's item collection, sorted by when they \
+     were placed, are one Query a page, and Limit stops the read at the page";
+const ORDER_WITH_ITEMS_ADVICE: &str = "items read together can share a partition key, and one \
+     Query then returns them all — the join, done when the order was written";
+const ORDER_ADVICE: &str = "the order id is all this call knows, and an item whose key is \
+     built from what the caller knows is one GetItem away";
+const STATUS_ADVICE: &str = "a global secondary index answers a question the table's key \
+     cannot: keyed by what the call knows, holding order headers only and sorted by when they \
+     were placed, it can return the newest first and stop at the limit";
 
 // ---------------------------------------------------------------------------------------
 // The tests
@@ -140,8 +141,8 @@ fn one_table_with_typed_items(seed: u64) {
             .collect();
         fail(format!(
             "the shop is spread over {} tables: {}. Single-table design keeps customers, orders \
-             and order lines in ONE table, with generic key names (PK, SK, GSI1PK …), so that \
-             items read together share a partition key and one Query returns them together.",
+             and order lines in ONE table, with generic key names, so that items read \
+             together share a partition key and one Query returns them together.",
             tables.len(),
             counts.join(", ")
         ));
@@ -196,9 +197,11 @@ fn customer_by_email_test(seed: u64) {
         if got.is_none() {
             fail(format!(
                 "{call} found nobody, but customer {} has that email (the test let the indexes \
-                 settle first). Does create_customer store the email where your lookup reads \
-                 it — an index key such as GSI2PK = EMAIL#<email>?",
-                want.id
+                 settle first); its requests: {}. What create_customer writes must be what the \
+                 lookup reads: an index holds an item only once it carries the index's key \
+                 attributes.",
+                want.id,
+                describe(&log.iter().collect::<Vec<_>>())
             ));
         }
         check_eq(
@@ -238,7 +241,8 @@ fn customer_orders_newest_first_in_pages(seed: u64) {
             if page.items.len() > page_size {
                 fail(format!(
                     "{call} returned {} orders on one page, more than page_size = {page_size}: \
-                     pass the page size as the Query's Limit",
+                     a page holds at most page_size orders, and a Query stops reading at its \
+                     Limit",
                     page.items.len()
                 ));
             }
@@ -254,9 +258,9 @@ fn customer_orders_newest_first_in_pages(seed: u64) {
                 fail(format!(
                     "{call} began with {}, but {} newer order{} of {regular} came before it and \
                      {} on no page: {}. {last}the cursor it handed over made page {pages} start \
-                     after {}. The cursor must mark the last order the page SHOWS: the \
-                     LastEvaluatedKey of a Query whose Limit is the page size, or the sort key of \
-                     the last order you return — not of one you read and dropped.",
+                     after {}. The next page starts after the key the cursor names, so \
+                     the cursor must mark the last order the page SHOWS — not one that was read \
+                     and dropped.",
                     page.items[0].id,
                     skipped.len(),
                     if skipped.len() == 1 { "" } else { "s" },
@@ -273,9 +277,10 @@ fn customer_orders_newest_first_in_pages(seed: u64) {
             if more && page.items.len() < page_size {
                 fail(format!(
                     "{call} returned {} orders although page_size is {page_size} and {} more \
-                     orders follow: a page should be full unless it is the last one (Limit = \
-                     page_size on a Query whose key condition selects only order items — \
-                     begins_with(SK, \"ORDER#\") — rather than a FilterExpression)",
+                     orders follow: a page should be full unless it is the last one. A Query's \
+                     Limit counts the items it reads, before any FilterExpression (or your code) \
+                     drops some: a page comes out short when the key condition also selects \
+                     items that are not orders",
                     page.items.len(),
                     want.len() - got.len() - page.items.len()
                 ));
@@ -286,8 +291,9 @@ fn customer_orders_newest_first_in_pages(seed: u64) {
                 Some(next) => fail(format!(
                     "customer_orders({regular:?}, {page_size}, …) still returned a cursor \
                      ({next:?}) after {pages} pages, for a customer with {} orders: the cursor \
-                     must move past the orders already shown (pass LastEvaluatedKey back as \
-                     ExclusiveStartKey) and be None on the last page",
+                     must move past the orders already shown and be None on the last page (a \
+                     Query says where it stopped in its LastEvaluatedKey, and none on its last \
+                     page)",
                     want.len()
                 )),
                 None => break,
@@ -402,8 +408,8 @@ fn order_with_items_in_one_query(seed: u64) {
             Failure::compare(
                 wrap(&format!(
                     "{call} returned the right {} lines in the wrong order: lines come back in \
-                     sort-key order, and as text ITEM#10 sorts before ITEM#2. Zero-pad the line \
-                     number in the sort key (ITEM#0001, ITEM#0002 …).",
+                     sort-key order, and a string sort key compares character by character: \
+                     …#10 sorts before …#2.",
                     lines.len()
                 )),
                 format!("{lines:#?}"),
@@ -478,8 +484,9 @@ fn place_order_is_one_transaction(seed: u64) {
     if writes.len() != 1 || tx != 1 {
         fail(format!(
             "{call} sent {} write request{} ({}): an order, its reference and its lines must be \
-             written together or not at all — one TransactWriteItems with a Put per item. \
-             Separate writes can leave half an order behind when one of them fails.",
+             written together or not at all. Separate writes are each atomic on their own \
+             items only, and can leave half an order behind when one of them fails; a \
+             transaction writes several items all or nothing.",
             writes.len(),
             if writes.len() == 1 { "" } else { "s" },
             describe(&writes)
@@ -554,8 +561,9 @@ fn status_change_moves_the_order(seed: u64) {
     if still.iter().any(|o| o.id == moved.id) {
         fail(format!(
             "after {call} and a settled index, orders_by_status(Placed, 1000) still lists {}: \
-             the status index key must change with the status (SET status = :s, GSI1PK = \
-             STATUS#<new status>), or the warehouse ships it twice",
+             an index entry moves only when its item's index key attributes change, so an \
+             index keyed by the status keeps the order in its old list, and the warehouse \
+             ships it twice",
             moved.id
         ));
     }
@@ -585,7 +593,7 @@ fn status_change_moves_the_order(seed: u64) {
         listed,
         format!(
             "{}'s order list after {call}: where the status is copied (an order reference in \
-             the customer's collection), update every copy — in one transaction",
+             the customer's collection), every copy must change with it",
             moved.customer_id
         ),
     );
@@ -597,9 +605,9 @@ fn status_change_moves_the_order(seed: u64) {
     let changes = shop.changes_since(&before);
     if result.is_ok() {
         fail(format!(
-            "{call} returned Ok, but there is no order o-nope{}. An UpdateItem creates the item \
-             when it does not exist: add ConditionExpression attribute_exists(PK), or read the \
-             order first, and return the error.",
+            "{call} returned Ok, but there is no order o-nope{}. An UpdateItem on a key that does \
+             not exist creates the item; a write can carry a condition on the item it writes, \
+             and a refused condition is an error the call can return.",
             if changes.is_empty() {
                 String::new()
             } else {
@@ -609,8 +617,8 @@ fn status_change_moves_the_order(seed: u64) {
     }
     if !changes.is_empty() {
         fail(format!(
-            "{call} failed — good — but wrote to the table on the way:\n{changes}\nAn UpdateItem \
-             creates a missing item: condition every update on attribute_exists(PK)."
+            "{call} failed — good — but wrote to the table on the way:\n{changes}\nAn UpdateItem on \
+             a missing key creates the item, unless a condition on that write refuses it."
         ));
     }
 }
@@ -648,10 +656,10 @@ fn a_failed_line_cancels_the_whole_order(seed: u64) {
     let changes = shop.changes_since(&before);
     if result.is_ok() {
         fail(format!(
-            "{call} returned Ok: it overwrote an existing order. Condition the order header's \
-             Put on attribute_not_exists(PK), so the transaction is cancelled \
-             (TransactionCanceledException, reason ConditionalCheckFailed) and nothing is \
-             written.{}",
+            "{call} returned Ok: it overwrote an existing order. A Put replaces an item with \
+             the same key unless a condition on that write refuses it; in a transaction, one \
+             refused condition cancels every action (TransactionCanceledException, reason \
+             ConditionalCheckFailed) and nothing is written.{}",
             if changes.is_empty() {
                 String::new()
             } else {
@@ -661,9 +669,9 @@ fn a_failed_line_cancels_the_whole_order(seed: u64) {
     }
     if !changes.is_empty() {
         fail(format!(
-            "{call} failed — good — but left changes behind:\n{changes}\nWrite the order, its \
-             reference and its lines in ONE TransactWriteItems: when any action fails, the \
-             transaction is cancelled and nothing is written."
+            "{call} failed — good — but left changes behind:\n{changes}\nSeparate writes \
+             succeed or fail each on its own; only a transaction is cancelled as a whole when \
+             one of its actions fails, and then nothing is written."
         ));
     }
     shop.world.settle();
@@ -707,8 +715,8 @@ fn a_failed_line_cancels_the_whole_order(seed: u64) {
     if !changes.is_empty() {
         fail(format!(
             "{call} failed — good — but the lines before it were written anyway:\n{changes}\n\
-             Put the order, its reference and every line in ONE TransactWriteItems: a line \
-             DynamoDB refuses then cancels the whole order."
+             Separate writes succeed or fail each on its own; in a transaction, an item \
+             DynamoDB refuses cancels every action, and the whole order with it."
         ));
     }
 }
@@ -771,8 +779,7 @@ fn status_change_is_all_or_nothing(seed: u64) {
                     "{situation} {}, and left the order's status half changed — its copies \
                      now disagree:\n{}\nIts requests: {}.\nEach write is atomic on its own item; \
                      two writes are not atomic together, and the one that got through stays. \
-                     Change every copy of the status in one TransactWriteItems (an Update per \
-                     item): if any part is refused, none is written.",
+                     Only a transaction writes several items all or nothing.",
                     match &result {
                         Ok(()) => "returned Ok".to_string(),
                         Err(e) => format!("failed ({})", e.code().unwrap_or("an unnamed error")),
@@ -815,9 +822,8 @@ fn status_change_is_all_or_nothing(seed: u64) {
             "{call} sent {} write request{} ({}); the order's status lives on {} item{}:\n{}\n\
              A status change must reach every copy or none, and separate requests are each \
              atomic on their own item only: a failure, a throttle or a crash between them \
-             leaves the copies disagreeing for good. Write every copy in one \
-             TransactWriteItems (an Update per item) — or keep the status on one item and \
-             change it with one UpdateItem.",
+             leaves the copies disagreeing for good. Several items change all or \
+             nothing only in a transaction; one item changes atomically in one write.",
             writes.len(),
             if writes.len() == 1 { "" } else { "s" },
             describe(&writes),
@@ -893,9 +899,9 @@ fn indexes_are_sparse(seed: u64) {
                 "index {index} holds {} entries, {} of which no access pattern reads through it: \
                  {}. An item is copied into a global secondary index whenever it carries the \
                  index's key attributes, and each of its writes is paid again there ({index} \
-                 consumed {} write units while the shop was filled). Put an index's key \
-                 attributes only on the items a Query on it must find — a sparse index: the \
-                 status key on order headers, the email key on profiles.",
+                 consumed {} write units while the shop was filled). An index holds only \
+                 the items that carry its key attributes (a sparse index), so which items \
+                 carry them decides what it holds and what it costs.",
                 thousands(entries.len() as i64),
                 thousands(extra as i64),
                 what.join(", "),
@@ -953,9 +959,8 @@ fn indexes_project_what_their_patterns_need(seed: u64) {
                  ({} bytes in all, IndexSizeBytes), non-key attributes {} included. Every \
                  projected byte is stored again; and with ALL, a change to any attribute of an \
                  indexed item — even one no Query on {name} returns, or one the item only gets \
-                 later — is a paid write to {name} (the lesson's pitfall 4). Project what the \
-                 Query on {name} returns: INCLUDE the non-key attributes the result is built \
-                 from, or KEYS_ONLY when the index and table keys already hold it.",
+                 later — is a paid write to {name} (the lesson's pitfall 4). An index needs to \
+                 hold only what the Query on it returns.",
                 thousands(count),
                 thousands(bytes),
                 copied
@@ -1166,7 +1171,7 @@ impl Shop {
             fail(format!(
                 "{call} used a Scan that read {} items ({} RCU, {} page{}) to return {returned} \
                  — a Scan reads the whole table on every call, so it gets slower and dearer as \
-                 the shop grows. {}",
+                 the shop grows. {}.",
                 thousands(read),
                 units.ceil(),
                 scans.len(),
