@@ -22,9 +22,22 @@
 //! | transactions | twice the plain operation (prepare + commit) | per item |
 //!
 //! This module does the arithmetic and shapes the `ConsumedCapacity` a response reports.
-//! Enforcing capacity per partition per second (throttling) builds on the same numbers.
+//! Enforcing capacity per partition per second (throttling) builds on the same numbers, and
+//! its rules live here too, in two files:
+//!
+//! - [`admission`]: one partition's meters for one second — allocation, adaptive capacity,
+//!   burst, the per-partition ceiling, on-demand's previous-peak rule — and the decision for
+//!   one request;
+//! - [`enforce`]: a request meeting a table — which store pays (the table, or a global
+//!   index), each partition's allocation, closing seconds into the per-partition history
+//!   (what `World::partition_metrics` shows), marking hot partitions for a split, and the
+//!   throttling exceptions with DynamoDB's messages.
+//!
+//! The world only calls in: every read and write asks `enforce::admit` before it takes
+//! effect, and records what was charged in the request log.
 
 pub mod admission;
+pub mod enforce;
 
 use std::collections::{BTreeMap, HashMap};
 

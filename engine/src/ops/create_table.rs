@@ -464,7 +464,7 @@ pub const PARTITION_WCU: i64 = 1000;
 pub const MAX_GSIS: usize = 20;
 /// Local secondary indexes per table. DynamoDB: 5 (hard limit).
 pub const MAX_LSIS: usize = 5;
-/// Reads per second a new on-demand table takes at once. DynamoDB: 12,000.
-pub const ON_DEMAND_INITIAL_RCU: i64 = 12_000;
-/// Writes per second a new on-demand table takes at once. DynamoDB: 4,000.
-pub const ON_DEMAND_INITIAL_WCU: i64 = 4_000;
+/// What a new on-demand table takes at once: the capacity rules own these figures (an
+/// on-demand table's first seconds are admitted against them); a new table's partitions are
+/// sized from them here.
+pub use crate::capacity::enforce::{ON_DEMAND_INITIAL_RCU, ON_DEMAND_INITIAL_WCU};

@@ -1,17 +1,17 @@
-//! The world's state and the work it does on the clock: admission (capacity), elections,
-//! splits and replication catch-up.
+//! The world's state and the work it does on the clock: elections, splits and replication
+//! catch-up. Admission is here only as the entry point: the throttling rules are in
+//! [`crate::capacity::enforce`].
 
 use std::collections::BTreeMap;
 
 use super::log::RequestLog;
 use super::rng::Rng;
 use super::WorldConfig;
-use crate::capacity::admission::{self, Kind, Limits, Refusal};
+use crate::capacity::admission::Kind;
+use crate::capacity::enforce;
 use crate::error::{Exception, Result};
-use crate::ops::create_table::{ON_DEMAND_INITIAL_RCU, ON_DEMAND_INITIAL_WCU};
 use crate::table::partition::Partition;
-use crate::table::{IndexKind, ReplicationTiming, Store, Table, Tables};
-use crate::types::BillingMode;
+use crate::table::{ReplicationTiming, Store, Tables};
 
 /// Everything inside a world. Crate-internal: reach it through `World` and `Client`.
 #[derive(Debug)]
@@ -107,61 +107,30 @@ impl State {
         kind: Kind,
     ) -> Result<()> {
         let second = self.now_ms / 1000;
-        let config = &self.config;
+        let rules = self.capacity_rules();
         let Some(table) = self.tables.get_mut(table_name) else {
             return Ok(());
         };
-        let billing = table.billing_mode;
-        let limits = limits_for(table, index, kind, config);
-        // Each kind's bucket is banked at its own allocation: a second that a write opens must
-        // not bank the read bucket at the write allocation (or the other way round).
-        let read_limits = limits_for(table, index, Kind::Read, config);
-        let write_limits = limits_for(table, index, Kind::Write, config);
-        let is_gsi =
-            index.is_some_and(|i| table.index(i).is_some_and(|x| x.kind == IndexKind::Global));
-        let store = match index {
-            Some(i) if is_gsi => {
-                &mut table
-                    .indexes
-                    .iter_mut()
-                    .find(|x| x.name == i)
-                    .expect("checked")
-                    .store
-            }
-            _ => &mut table.store,
+        let (partition, verdict) = enforce::admit(table, index, hash, units, kind, second, &rules);
+        let charged = if verdict.is_ok() { units } else { 0.0 };
+        let (r, w) = match kind {
+            Kind::Read => (charged, 0.0),
+            Kind::Write => (0.0, charged),
         };
-        store.meter.roll(second);
-        let count = store.partitions.len();
-        let p = store.locate(hash);
-        let allocations =
-            [read_limits, write_limits].map(|l| l.map_or(f64::MAX, |l| allocation(l, count)));
-        let partition = &mut store.partitions[p];
-        roll_partition(partition, second, allocations, limits, config);
-        let meter = match kind {
-            Kind::Read => &mut partition.load.read,
-            Kind::Write => &mut partition.load.write,
-        };
-        let verdict = match limits {
-            Some(l) => admission::admit(meter, &mut store.meter, kind, units, l, count),
-            None => {
-                meter.consumed += units;
-                Ok(())
-            }
-        };
-        let id = partition.id;
-        if partition.load.heat.len() < HEAT_KEYS_TRACKED || partition.load.heat.contains_key(&hash)
-        {
-            *partition.load.heat.entry(hash).or_insert(0.0) += units;
-        }
-        let (r, w) = match (kind, verdict) {
-            (Kind::Read, Ok(())) => (units, 0.0),
-            (Kind::Write, Ok(())) => (0.0, units),
-            _ => (0.0, 0.0),
-        };
-        self.log.touch(table_name, id, r, w);
-        match verdict {
-            Ok(()) => Ok(()),
-            Err(refusal) => Err(throttle_error(billing, is_gsi, refusal)),
+        self.log.touch(table_name, partition, r, w);
+        verdict
+    }
+
+    /// The capacity settings of this world, as [`enforce`] reads them.
+    fn capacity_rules(&self) -> enforce::Rules {
+        let c = &self.config;
+        enforce::Rules {
+            read_ceiling: c.partition_read_ceiling,
+            write_ceiling: c.partition_write_ceiling,
+            burst_window_s: c.burst_window_s,
+            split_for_heat_threshold: c.split_for_heat_threshold,
+            split_for_heat_after_s: c.split_for_heat_after_s,
+            metrics_retention_s: c.metrics_retention_s,
         }
     }
 
@@ -312,134 +281,6 @@ impl State {
     }
 }
 
-/// Units per second a partition is allocated: an even share of the table's capacity, at most
-/// the ceiling.
-fn allocation(limits: Limits, partitions: usize) -> f64 {
-    match limits.provisioned {
-        Some(total) => (total / partitions.max(1) as f64).min(limits.ceiling),
-        None => limits.ceiling,
-    }
-}
-
-/// The capacity rules of a table's store (or of one of its global indexes).
-fn limits_for(
-    table: &Table,
-    index: Option<&str>,
-    kind: Kind,
-    config: &WorldConfig,
-) -> Option<Limits> {
-    let ceiling = match kind {
-        Kind::Read => config.partition_read_ceiling,
-        Kind::Write => config.partition_write_ceiling,
-    };
-    let gsi = index
-        .and_then(|i| table.index(i))
-        .filter(|i| i.kind == IndexKind::Global);
-    let throughput = match gsi {
-        Some(g) => g.throughput,
-        None => table.throughput,
-    };
-    let provisioned = match table.billing_mode {
-        BillingMode::Provisioned => Some(throughput.map_or(1.0, |t| match kind {
-            Kind::Read => t.read_capacity_units as f64,
-            Kind::Write => t.write_capacity_units as f64,
-        })),
-        BillingMode::PayPerRequest => None,
-    };
-    Some(Limits {
-        provisioned,
-        ceiling,
-        on_demand_initial: match kind {
-            Kind::Read => ON_DEMAND_INITIAL_RCU as f64,
-            Kind::Write => ON_DEMAND_INITIAL_WCU as f64,
-        },
-        burst_window_s: config.burst_window_s,
-    })
-}
-
-/// Closes the partition's meters up to `second`, moving what they measured into history and
-/// watching for sustained heat.
-/// `allocations`: the partition's per-second allocation for reads, then for writes.
-fn roll_partition(
-    p: &mut Partition,
-    second: u64,
-    allocations: [f64; 2],
-    limits: Option<Limits>,
-    config: &WorldConfig,
-) {
-    let ceiling = limits.map_or(f64::MAX, |l| l.ceiling);
-    for kind in [Kind::Read, Kind::Write] {
-        let ceiling_for_kind = match (kind, limits) {
-            (Kind::Read, Some(_)) => config.partition_read_ceiling,
-            (Kind::Write, Some(_)) => config.partition_write_ceiling,
-            _ => ceiling,
-        };
-        let (meter, allocation) = match kind {
-            Kind::Read => (&mut p.load.read, allocations[0]),
-            Kind::Write => (&mut p.load.write, allocations[1]),
-        };
-        let Some((closed, consumed, throttled, throttled_units)) =
-            meter.roll(second, allocation, config.burst_window_s)
-        else {
-            continue;
-        };
-        if consumed == 0.0 && throttled == 0 {
-            continue;
-        }
-        let leader = p.leader;
-        let lag = p
-            .replicas
-            .iter()
-            .map(|r| r.lag_entries(p.seq))
-            .max()
-            .unwrap_or(0);
-        let stats = p.load.history.entry(closed).or_default();
-        stats.leader = leader;
-        stats.replica_lag_writes = lag;
-        let k = match kind {
-            Kind::Read => {
-                stats.consumed_read += consumed;
-                stats.throttled_reads += throttled;
-                stats.throttled_read_units += throttled_units;
-                0
-            }
-            Kind::Write => {
-                stats.consumed_write += consumed;
-                stats.throttled_writes += throttled;
-                stats.throttled_write_units += throttled_units;
-                1
-            }
-        };
-        let hot = consumed + throttled_units >= config.split_for_heat_threshold * ceiling_for_kind;
-        if hot {
-            let streak = if p.load.last_hot_second[k] + 1 == closed {
-                p.load.hot_streak[k] + 1
-            } else {
-                1
-            };
-            p.load.hot_streak[k] = streak;
-            p.load.last_hot_second[k] = closed;
-            if u64::from(streak) >= config.split_for_heat_after_s {
-                p.split_for_heat = true;
-            }
-        } else {
-            p.load.hot_streak[k] = 0;
-        }
-    }
-    if p.load.hot_streak == [0, 0] && !p.split_for_heat {
-        p.load.heat.clear();
-    }
-    let keep_from = second.saturating_sub(config.metrics_retention_s);
-    while p
-        .load
-        .history
-        .first_key_value()
-        .is_some_and(|(s, _)| *s < keep_from)
-    {
-        p.load.history.pop_first();
-    }
-}
-
 /// Background work of one store: replication, elections, splits. Returns the splits made.
 fn background(
     store: &mut Store,
@@ -499,24 +340,3 @@ fn elect(p: &mut Partition, rng: &mut Rng) {
     p.leader = Some(winner);
     p.election_due_ms = None;
 }
-
-fn throttle_error(billing: BillingMode, gsi: bool, _refusal: Refusal) -> Exception {
-    match (billing, gsi) {
-        (BillingMode::PayPerRequest, _) => Exception::Throttling {
-            message: ON_DEMAND_THROTTLE.to_string(),
-        },
-        (BillingMode::Provisioned, true) => Exception::ProvisionedThroughputExceeded {
-            message: GSI_THROTTLE.to_string(),
-        },
-        (BillingMode::Provisioned, false) => Exception::ProvisionedThroughputExceeded {
-            message: TABLE_THROTTLE.to_string(),
-        },
-    }
-}
-
-const TABLE_THROTTLE: &str = "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.";
-const GSI_THROTTLE: &str = "The level of configured provisioned throughput for one or more global secondary indexes of the table was exceeded. Consider increasing your provisioning level for the under-provisioned global secondary indexes with the UpdateTable API";
-const ON_DEMAND_THROTTLE: &str = "Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html";
-
-/// Distinct partition-key hashes a partition remembers during a hot streak.
-const HEAT_KEYS_TRACKED: usize = 4096;

@@ -1,0 +1,273 @@
+//! Enforcement: the throttling rules, applied to a table's partitions.
+//!
+//! [`admission`] decides one request on one partition's meter; this file
+//! is where a request meets the table it is sent to. For a request of `units` on the
+//! partition that owns key hash `hash`, `admit`:
+//!
+//! ```text
+//!   table (or its global index) ──▶ the store that pays ──▶ locate(hash) ──▶ partition
+//!        │                                   │                                  │
+//!   limits_for: provisioned units,     roll the table meter:            roll_partition: close the
+//!   or on-demand; the ceiling;         the adaptive pool, the           seconds gone by into history,
+//!   the burst window                   on-demand peak                   bank burst, watch for heat
+//!                                                                               │
+//!                                        admission::admit(meter, table meter) ◀─┘
+//!                                                 │
+//!                         admitted, or the throttle error of the billing mode
+//! ```
+//!
+//! - **Which store pays.** A table's own reads and writes, and those of its local indexes,
+//!   pay from the table's partitions; a global secondary index has partitions and
+//!   throughput of its own, so a Query on it, and the index write a table write causes,
+//!   pay there (`limits_for` takes the index's `ProvisionedThroughput`).
+//! - **Each kind banks at its own allocation.** A partition's read and write meters are
+//!   both rolled when a second opens, each at its own per-partition allocation (an even
+//!   share of the provisioned units, at most the ceiling): a second that a write opens must
+//!   not bank the read bucket at the write allocation.
+//! - **Heat.** Closing a second records what the partition consumed and what it refused;
+//!   seconds in a row at or above `split_for_heat_threshold` of the ceiling mark the
+//!   partition for a split for heat (done by the table's background work), and the units
+//!   per key hash during the streak choose the split point.
+//! - **The messages.** A refusal becomes `ProvisionedThroughputExceededException` on a
+//!   provisioned table — with the index wording when a global index refused — or
+//!   `ThrottlingException` on an on-demand table, worded as DynamoDB words them so a
+//!   learner can search them.
+//!
+//! The world calls `admit` (through `State::admit_read`, `admit_write` and the index
+//! variants) and records the units charged in its request log; nothing here knows about the
+//! log, the clock beyond the current second, or other Regions.
+//!
+//! Left out on purpose: besides what [`admission`] leaves out, the
+//! control plane's rate limits (DescribeTable, UpdateTable and friends are never throttled
+//! here).
+
+use super::admission::{self, Kind, Limits, Refusal};
+use crate::error::{Exception, Result};
+use crate::table::partition::Partition;
+use crate::table::{IndexKind, Table};
+use crate::types::BillingMode;
+
+/// The world's capacity settings (from `WorldConfig`), as enforcement reads them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Rules {
+    /// Read units per second one partition can serve.
+    pub read_ceiling: f64,
+    /// Write units per second one partition can serve.
+    pub write_ceiling: f64,
+    /// Seconds of unused capacity a partition saves for bursts.
+    pub burst_window_s: u64,
+    /// Fraction of the ceiling that counts as hot.
+    pub split_for_heat_threshold: f64,
+    /// Hot seconds in a row after which a partition is split for heat.
+    pub split_for_heat_after_s: u64,
+    /// Seconds of per-partition history kept.
+    pub metrics_retention_s: u64,
+}
+
+/// Takes `units` of `kind` from the partition of `hash` in `table` — or, when `index` names
+/// a global secondary index, from the index's partition — at simulated second `second`, or
+/// refuses with the throttling error of the table's billing mode. Nothing is taken when it
+/// refuses. Returns the partition's id with the verdict, for the request log.
+pub(crate) fn admit(
+    table: &mut Table,
+    index: Option<&str>,
+    hash: u64,
+    units: f64,
+    kind: Kind,
+    second: u64,
+    rules: &Rules,
+) -> (u32, Result<()>) {
+    let billing = table.billing_mode;
+    let limits = limits_for(table, index, kind, rules);
+    let read_limits = limits_for(table, index, Kind::Read, rules);
+    let write_limits = limits_for(table, index, Kind::Write, rules);
+    let is_gsi = index.is_some_and(|i| table.index(i).is_some_and(|x| x.kind == IndexKind::Global));
+    let store = match index {
+        Some(i) if is_gsi => {
+            &mut table
+                .indexes
+                .iter_mut()
+                .find(|x| x.name == i)
+                .expect("checked")
+                .store
+        }
+        _ => &mut table.store,
+    };
+    store.meter.roll(second);
+    let count = store.partitions.len();
+    let p = store.locate(hash);
+    let allocations =
+        [read_limits, write_limits].map(|l| l.map_or(f64::MAX, |l| allocation(l, count)));
+    let partition = &mut store.partitions[p];
+    roll_partition(partition, second, allocations, limits, rules);
+    let meter = match kind {
+        Kind::Read => &mut partition.load.read,
+        Kind::Write => &mut partition.load.write,
+    };
+    let verdict = match limits {
+        Some(l) => admission::admit(meter, &mut store.meter, kind, units, l, count),
+        None => {
+            meter.consumed += units;
+            Ok(())
+        }
+    };
+    if partition.load.heat.len() < HEAT_KEYS_TRACKED || partition.load.heat.contains_key(&hash) {
+        *partition.load.heat.entry(hash).or_insert(0.0) += units;
+    }
+    let verdict = verdict.map_err(|refusal| throttle_error(billing, is_gsi, refusal));
+    (partition.id, verdict)
+}
+
+/// Units per second a partition is allocated: an even share of the table's capacity, at most
+/// the ceiling.
+fn allocation(limits: Limits, partitions: usize) -> f64 {
+    match limits.provisioned {
+        Some(total) => (total / partitions.max(1) as f64).min(limits.ceiling),
+        None => limits.ceiling,
+    }
+}
+
+/// The capacity rules of a table's store (or of one of its global indexes).
+fn limits_for(table: &Table, index: Option<&str>, kind: Kind, rules: &Rules) -> Option<Limits> {
+    let ceiling = match kind {
+        Kind::Read => rules.read_ceiling,
+        Kind::Write => rules.write_ceiling,
+    };
+    let gsi = index
+        .and_then(|i| table.index(i))
+        .filter(|i| i.kind == IndexKind::Global);
+    let throughput = match gsi {
+        Some(g) => g.throughput,
+        None => table.throughput,
+    };
+    // A provisioned table created without throughput is treated as 1 unit per second.
+    let provisioned = match table.billing_mode {
+        BillingMode::Provisioned => Some(throughput.map_or(1.0, |t| match kind {
+            Kind::Read => t.read_capacity_units as f64,
+            Kind::Write => t.write_capacity_units as f64,
+        })),
+        BillingMode::PayPerRequest => None,
+    };
+    Some(Limits {
+        provisioned,
+        ceiling,
+        on_demand_initial: match kind {
+            Kind::Read => ON_DEMAND_INITIAL_RCU as f64,
+            Kind::Write => ON_DEMAND_INITIAL_WCU as f64,
+        },
+        burst_window_s: rules.burst_window_s,
+    })
+}
+
+/// Closes the partition's meters up to `second`, moving what they measured into history and
+/// watching for sustained heat.
+/// `allocations`: the partition's per-second allocation for reads, then for writes.
+fn roll_partition(
+    p: &mut Partition,
+    second: u64,
+    allocations: [f64; 2],
+    limits: Option<Limits>,
+    rules: &Rules,
+) {
+    let ceiling = limits.map_or(f64::MAX, |l| l.ceiling);
+    for kind in [Kind::Read, Kind::Write] {
+        let ceiling_for_kind = match (kind, limits) {
+            (Kind::Read, Some(_)) => rules.read_ceiling,
+            (Kind::Write, Some(_)) => rules.write_ceiling,
+            _ => ceiling,
+        };
+        let (meter, allocation) = match kind {
+            Kind::Read => (&mut p.load.read, allocations[0]),
+            Kind::Write => (&mut p.load.write, allocations[1]),
+        };
+        let Some((closed, consumed, throttled, throttled_units)) =
+            meter.roll(second, allocation, rules.burst_window_s)
+        else {
+            continue;
+        };
+        if consumed == 0.0 && throttled == 0 {
+            continue;
+        }
+        let leader = p.leader;
+        let lag = p
+            .replicas
+            .iter()
+            .map(|r| r.lag_entries(p.seq))
+            .max()
+            .unwrap_or(0);
+        let stats = p.load.history.entry(closed).or_default();
+        stats.leader = leader;
+        stats.replica_lag_writes = lag;
+        let k = match kind {
+            Kind::Read => {
+                stats.consumed_read += consumed;
+                stats.throttled_reads += throttled;
+                stats.throttled_read_units += throttled_units;
+                0
+            }
+            Kind::Write => {
+                stats.consumed_write += consumed;
+                stats.throttled_writes += throttled;
+                stats.throttled_write_units += throttled_units;
+                1
+            }
+        };
+        let hot = consumed + throttled_units >= rules.split_for_heat_threshold * ceiling_for_kind;
+        if hot {
+            let streak = if p.load.last_hot_second[k] + 1 == closed {
+                p.load.hot_streak[k] + 1
+            } else {
+                1
+            };
+            p.load.hot_streak[k] = streak;
+            p.load.last_hot_second[k] = closed;
+            if u64::from(streak) >= rules.split_for_heat_after_s {
+                p.split_for_heat = true;
+            }
+        } else {
+            p.load.hot_streak[k] = 0;
+        }
+    }
+    if p.load.hot_streak == [0, 0] && !p.split_for_heat {
+        p.load.heat.clear();
+    }
+    let keep_from = second.saturating_sub(rules.metrics_retention_s);
+    while p
+        .load
+        .history
+        .first_key_value()
+        .is_some_and(|(s, _)| *s < keep_from)
+    {
+        p.load.history.pop_first();
+    }
+}
+
+/// The exception a refusal becomes: it depends on the billing mode and on whether a global
+/// index refused, not on why (DynamoDB's messages do not say whether a hot key or the
+/// table's total was the limit).
+fn throttle_error(billing: BillingMode, gsi: bool, _refusal: Refusal) -> Exception {
+    match (billing, gsi) {
+        (BillingMode::PayPerRequest, _) => Exception::Throttling {
+            message: ON_DEMAND_THROTTLE.to_string(),
+        },
+        (BillingMode::Provisioned, true) => Exception::ProvisionedThroughputExceeded {
+            message: GSI_THROTTLE.to_string(),
+        },
+        (BillingMode::Provisioned, false) => Exception::ProvisionedThroughputExceeded {
+            message: TABLE_THROTTLE.to_string(),
+        },
+    }
+}
+
+const TABLE_THROTTLE: &str = "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.";
+const GSI_THROTTLE: &str = "The level of configured provisioned throughput for one or more global secondary indexes of the table was exceeded. Consider increasing your provisioning level for the under-provisioned global secondary indexes with the UpdateTable API";
+const ON_DEMAND_THROTTLE: &str = "Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html";
+
+/// Reads per second a new on-demand table takes at once. DynamoDB: 12,000.
+pub const ON_DEMAND_INITIAL_RCU: i64 = 12_000;
+/// Writes per second a new on-demand table takes at once. DynamoDB: 4,000.
+pub const ON_DEMAND_INITIAL_WCU: i64 = 4_000;
+
+/// Distinct partition-key hashes a partition remembers during a hot streak: enough to choose
+/// a split point, bounded so a scan over millions of keys does not grow the map without end.
+const HEAT_KEYS_TRACKED: usize = 4096;
