@@ -19,6 +19,13 @@
 //! The model keeps, per table, an index of items by expiry time, so the sweeper never scans
 //! the table. The sweeper runs every `ttl_sweep_interval_s` of simulated time and deletes
 //! items expired for at least `ttl_delete_delay_s`.
+//!
+//! Where it lives: this file keeps the configuration and the expiry index ([`Ttl`], kept up
+//! to date by every write); [`sweep`] decides when a sweep runs and what it deletes; the
+//! world runs the sweeper with its other background work and deletes through the ordinary
+//! write path, so indexes and streams see an ordinary delete.
+
+pub mod sweep;
 
 use std::collections::BTreeSet;
 

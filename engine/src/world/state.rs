@@ -12,6 +12,7 @@ use crate::capacity::enforce;
 use crate::error::{Exception, Result};
 use crate::table::partition::Partition;
 use crate::table::{ReplicationTiming, Store, Tables};
+use crate::ttl::sweep::Sweeper;
 
 /// Everything inside a world. Crate-internal: reach it through `World` and `Client`.
 #[derive(Debug)]
@@ -172,23 +173,14 @@ impl State {
         self.sweep_ttl();
     }
 
-    /// The TTL sweeper: on each sweep boundary, deletes items expired long enough ago.
+    /// The TTL sweeper: on each sweep boundary, deletes items expired long enough ago (the
+    /// rules are in [`crate::ttl::sweep`]; the deletions go through the write path).
     fn sweep_ttl(&mut self) {
-        let interval_ms = self.config.ttl_sweep_interval_s.max(1) * 1000;
+        let sweeper = self.ttl_sweeper();
         let now = self.now_ms;
-        let epoch = self.epoch_seconds();
-        let delay = self.config.ttl_delete_delay_s;
         let mut deletions = Vec::new();
         for (name, table) in &mut self.tables {
-            if table.ttl.attribute.is_none() {
-                continue;
-            }
-            let last = table.ttl.last_sweep_ms;
-            if last.is_some_and(|l| l / interval_ms == now / interval_ms) {
-                continue;
-            }
-            table.ttl.last_sweep_ms = Some(now);
-            for key in table.ttl.due(epoch, delay) {
+            for key in sweeper.sweep(&mut table.ttl, now) {
                 deletions.push((name.clone(), key));
             }
         }
@@ -197,20 +189,21 @@ impl State {
         }
     }
 
+    /// The TTL sweeper's settings in this world.
+    fn ttl_sweeper(&self) -> Sweeper {
+        Sweeper {
+            interval_ms: self.config.ttl_sweep_interval_s.max(1) * 1000,
+            delay_s: self.config.ttl_delete_delay_s,
+            epoch0_s: self.config.epoch_seconds,
+        }
+    }
+
     /// When the TTL sweeper of a Region (its `tables`) next has something to delete.
     fn next_ttl_due(&self, tables: &Tables) -> Option<u64> {
-        let interval_ms = self.config.ttl_sweep_interval_s.max(1) * 1000;
-        let epoch0 = self.config.epoch_seconds;
-        let delay = self.config.ttl_delete_delay_s;
+        let sweeper = self.ttl_sweeper();
         tables
             .values()
-            .filter(|t| t.ttl.attribute.is_some())
-            .filter_map(|t| t.ttl.earliest(self.epoch_seconds()))
-            .map(|expiry| {
-                let deletable_ms = (expiry + delay).saturating_sub(epoch0).saturating_mul(1000);
-                let at = deletable_ms.max(self.now_ms + 1);
-                at.div_ceil(interval_ms) * interval_ms
-            })
+            .filter_map(|t| sweeper.next_due(&t.ttl, self.now_ms))
             .min()
     }
 
