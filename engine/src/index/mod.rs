@@ -34,9 +34,15 @@
 //! **Backfill.** A GSI added to a table that already has items is `CREATING` and not
 //! queryable until a backfill has copied every item in; then it is `ACTIVE`.
 //!
-//! Left out: the 10 GB LSI item-collection limit is checked against the table's partition
-//! size setting rather than tracked per collection on disk; index entries' storage overhead
-//! (100 bytes) is not counted.
+//! **Item collections.** On a table with local secondary indexes, one partition key's items
+//! and their local index entries (an *item collection*) must stay under 10 GB
+//! (`WorldConfig::item_collection_size_limit`); a write that would grow a collection past it
+//! fails with `ItemCollectionSizeLimitExceededException`, a shrinking write always succeeds.
+//! The write path checks it before admission (`check_item_collection` in `ops/mod.rs`),
+//! summing the collection's items and their projections in every local index.
+//!
+//! Left out: index entries' storage overhead (100 bytes per entry) is not counted, in the
+//! collection size or elsewhere.
 
 use std::collections::VecDeque;
 

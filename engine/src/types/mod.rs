@@ -4,11 +4,14 @@
 //! written against this engine reads like production code: `KeySchemaElement`,
 //! `AttributeDefinition`, `ReturnValue::AllNew`, `ConsumedCapacity`, `TableDescription`…
 //!
-//! Every shape has the SDK's fields, with the SDK's `Option`-ness, and is built the SDK's way
-//! (`KeySchemaElement::builder()…build()?`, [`builders`]), fallible exactly where the SDK's
-//! builder is. Some shapes also carry a shortcut that is not part of the SDK
-//! (`KeySchemaElement::new("PK", KeyType::Hash)`, `Projection::all()`), marked so in its doc;
-//! code meant to move to the SDK uses the builders.
+//! Every shape has the SDK's fields, with the SDK's `Option`-ness. Every shape a request
+//! carries is built the SDK's way (`KeySchemaElement::builder()…build()?`, [`builders`]),
+//! fallible exactly where the SDK's builder is. Some of them also carry a shortcut that is
+//! not part of the SDK (`KeySchemaElement::new("PK", KeyType::Hash)`, `Projection::all()`),
+//! marked so in its doc; code meant to move to the SDK uses the builders. The shapes only
+//! responses carry (`TableDescription`, `ConsumedCapacity`, `Capacity`, `BillingModeSummary`,
+//! the throughput, index and replica descriptions) are read, not built: they have no builders here, though the SDK's
+//! have them (for mocking responses).
 //!
 //! Enums convert to and from DynamoDB's wire strings (`as_str`, `FromStr`) so messages can
 //! quote them exactly.

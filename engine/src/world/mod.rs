@@ -9,8 +9,19 @@
 //!   eventually consistent read, how long replication takes); the same seed and the same
 //!   requests give the same run, bit for bit;
 //! - the **tables**, their partitions and replicas, and the background work that happens on
-//!   the clock: replication to slow followers today, index propagation, TTL sweeps and stream
-//!   delivery as the engine grows.
+//!   the clock, run in time order by [`World::advance`] and [`World::settle`]: replication
+//!   catch-up to slow followers and leader elections, partition splits
+//!   ([`crate::table`]), propagation to global secondary indexes and their backfills
+//!   ([`crate::index`]), TTL sweeps ([`crate::ttl::sweep`]), stream trimming and delivery to
+//!   consumers ([`crate::stream`]), and replication between the Regions of a global table
+//!   ([`crate::global`]).
+//!
+//! The world owns the clock and the seed and decides *when* each piece runs; the rules of
+//! each piece live in the piece's module. Capacity is the example: every request is admitted
+//! through the world, but the throttling rules are in [`crate::capacity`]. Not yet moved
+//! (issue 13): elections and the per-store background pass are still in `world/state.rs`,
+//! and the kinds of timed work are listed by hand in `run_due`, `next_due`, `last_due` and
+//! `World::next_poll`, so a new kind is added in each.
 //!
 //! ```text
 //!   Client ──clone──▶ Client ──▶ ┌──────────── World (Arc<Mutex<State>>) ─────────────┐
