@@ -112,6 +112,7 @@ pub mod index;
 pub mod operation;
 pub mod ops;
 pub mod primitives;
+pub mod rng;
 pub mod stream;
 pub mod table;
 pub mod ttl;

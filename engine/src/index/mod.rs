@@ -49,12 +49,12 @@ use std::collections::VecDeque;
 use crate::capacity::write_units;
 use std::sync::Arc;
 
+use crate::rng::Rng;
 use crate::table::key::{KeySchema, KeyValue, StoreKey};
 use crate::table::partition::Stored;
 use crate::table::{Index, IndexKind, Table};
 use crate::types::{IndexStatus, ProjectionType};
 use crate::value::{item_size, AttributeValue, Item};
-use crate::world::rng::Rng;
 
 /// A change on its way to a global secondary index.
 #[derive(Clone, Debug, PartialEq)]

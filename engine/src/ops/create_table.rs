@@ -25,6 +25,7 @@ use super::describe_table::describe;
 use super::{require_table_name, validate_name};
 use crate::client::Client;
 use crate::error::{Exception, Result};
+use crate::rng::Rng;
 use crate::table::key::KeySchema;
 use crate::table::{Index, IndexKind, Store, Table};
 use crate::types::{
@@ -32,7 +33,6 @@ use crate::types::{
     LocalSecondaryIndex, Projection, ProjectionType, ProvisionedThroughput, StreamSpecification,
     TableDescription, TableStatus,
 };
-use crate::world::rng::Rng;
 use crate::world::State;
 
 /// The parameters of a CreateTable request.

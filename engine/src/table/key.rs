@@ -187,12 +187,8 @@ impl Fnv {
     }
 }
 
-/// The finalizer of splitmix64: a bijection that spreads close inputs far apart.
-pub fn splitmix_finalize(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
+/// The finalizer of splitmix64, shared with the world's generator.
+pub use crate::rng::splitmix_finalize;
 
 /// Where an item sits in a partitioned store: hash first (which partition), then the
 /// partition key (the item collection), then the sort key. Index entries append the base

@@ -28,12 +28,12 @@ use std::collections::BTreeMap;
 
 use crate::capacity::admission::TableMeter;
 use crate::error::{Exception, Result};
+use crate::rng::Rng;
 use crate::types::{
     AttributeDefinition, BillingMode, KeySchemaElement, Projection, ProvisionedThroughput,
     StreamSpecification, TableStatus,
 };
 use crate::value::Item;
-use crate::world::rng::Rng;
 use key::{KeySchema, StoreKey};
 use partition::{Partition, Stored};
 use std::sync::Arc;

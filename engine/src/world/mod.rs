@@ -50,7 +50,8 @@
 pub mod faults;
 pub mod inspect;
 pub mod log;
-pub mod rng;
+/// The world's one generator ([`crate::rng`], re-exported here where it used to live).
+pub use crate::rng;
 pub mod schedule;
 mod state;
 

@@ -136,9 +136,9 @@ use std::panic;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread;
 
-use super::rng::Rng;
 use super::World;
 use crate::client::Client;
+use crate::rng::Rng;
 
 impl World {
     /// A schedule for concurrent clients of this world, its order drawn from `seed` (see the

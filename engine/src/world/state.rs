@@ -5,11 +5,11 @@
 use std::collections::BTreeMap;
 
 use super::log::RequestLog;
-use super::rng::Rng;
 use super::WorldConfig;
 use crate::capacity::admission::Kind;
 use crate::capacity::enforce;
 use crate::error::{Exception, Result};
+use crate::rng::Rng;
 use crate::table::partition::Partition;
 use crate::table::{ReplicationTiming, Store, Tables};
 use crate::ttl::sweep::Sweeper;

@@ -7,8 +7,13 @@
 //! The generator is SplitMix64 (Steele, Lea and Flood, 2014): a 64-bit state stepped by a
 //! constant and passed through a finalizer. It is tiny, fast, passes BigCrush, and — unlike
 //! a crate's generator — will never change its stream under us between versions.
-
-use crate::table::key::splitmix_finalize;
+//!
+//! Where it lives: at the bottom of the crate, below the world that owns the one generator
+//! and below the tables and indexes that draw from it. The world passes `&mut Rng` down
+//! (`Store::new` draws each partition's first leader, replication draws each delay, an
+//! election breaks ties); nothing below the world holds a generator of its own. The
+//! finalizer is also the partition-key hash's last step ([`crate::table::key`]), so it lives
+//! here, once. `world::rng` re-exports this module for the paths that name it there.
 
 /// A seeded SplitMix64 generator.
 #[derive(Clone, Debug)]
@@ -47,4 +52,11 @@ impl Rng {
     pub fn chance(&mut self, p: f64) -> bool {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 <= p && p > 0.0
     }
+}
+
+/// The finalizer of splitmix64: a bijection that spreads close inputs far apart.
+pub fn splitmix_finalize(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
