@@ -22,6 +22,7 @@
 
 pub mod key;
 pub mod partition;
+pub mod replication;
 pub mod split;
 
 use std::collections::BTreeMap;

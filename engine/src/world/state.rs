@@ -1,6 +1,8 @@
-//! The world's state and the work it does on the clock: elections, splits and replication
-//! catch-up. Admission is here only as the entry point: the throttling rules are in
-//! [`crate::capacity::enforce`].
+//! The world's state, and when the work on the clock runs. The rules of each piece live in
+//! its module: admission in [`crate::capacity::enforce`], replication catch-up, elections
+//! and splits in [`crate::table::replication`], index propagation in [`crate::index`], the
+//! TTL sweep in [`crate::ttl::sweep`]; this file has their entry points and the hand-written
+//! list of kinds of timed work (`run_due`, `next_due`, `last_due`).
 
 use std::collections::BTreeMap;
 
@@ -10,7 +12,7 @@ use crate::capacity::admission::Kind;
 use crate::capacity::enforce;
 use crate::error::{Exception, Result};
 use crate::rng::Rng;
-use crate::table::partition::Partition;
+use crate::table::replication::background;
 use crate::table::{ReplicationTiming, Store, Tables};
 use crate::ttl::sweep::Sweeper;
 
@@ -272,64 +274,4 @@ impl State {
             .chain(crate::global::replication::next_due(self))
             .min()
     }
-}
-
-/// Background work of one store: replication, elections, splits. Returns the splits made.
-fn background(
-    store: &mut Store,
-    now: u64,
-    size_limit: usize,
-    rng: &mut Rng,
-) -> Vec<(u32, [u32; 2])> {
-    let mut splits = Vec::new();
-    store.catch_up(now);
-    for p in &mut store.partitions {
-        if p.election_due_ms.is_some_and(|due| due <= now) {
-            elect(p, rng);
-        }
-    }
-    let mut i = 0;
-    while i < store.partitions.len() {
-        let (too_big, hot) = (
-            store.partitions[i].bytes > size_limit,
-            store.partitions[i].split_for_heat,
-        );
-        let split = if too_big {
-            store.split_for_size(i, now)
-        } else if hot {
-            store.split_for_heat(i, now)
-        } else {
-            None
-        };
-        match split {
-            Some(children) => splits.push((store.splits.last().map_or(0, |s| s.0), children)),
-            None => i += 1,
-        }
-    }
-    splits
-}
-
-/// Elects the most advanced live replica (ties broken by the seed). It has every
-/// acknowledged write: each write was acknowledged by the leader and one follower that had
-/// applied every earlier entry.
-fn elect(p: &mut Partition, rng: &mut Rng) {
-    let best = p
-        .replicas
-        .iter()
-        .filter(|r| r.up)
-        .map(|r| r.applied_seq)
-        .max();
-    let Some(best) = best else {
-        return; // nobody to elect until a replica comes back
-    };
-    let candidates: Vec<usize> = (0..3)
-        .filter(|&i| p.replicas[i].up && p.replicas[i].applied_seq == best)
-        .collect();
-    let winner = candidates[rng.below(candidates.len() as u64) as usize];
-    // Entries still in flight to the winner came from the deposed leader; the new leader
-    // starts from what it has applied, which includes every acknowledged write.
-    p.replicas[winner].pending.clear();
-    p.seq = p.seq.max(p.replicas[winner].applied_seq);
-    p.leader = Some(winner);
-    p.election_due_ms = None;
 }
