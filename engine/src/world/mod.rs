@@ -10,18 +10,18 @@
 //!   requests give the same run, bit for bit;
 //! - the **tables**, their partitions and replicas, and the background work that happens on
 //!   the clock, run in time order by [`World::advance`] and [`World::settle`]: replication
-//!   catch-up to slow followers and leader elections, partition splits
-//!   ([`crate::table`]), propagation to global secondary indexes and their backfills
+//!   catch-up to slow followers, leader elections and partition splits
+//!   ([`crate::table::replication`]), propagation to global secondary indexes and their backfills
 //!   ([`crate::index`]), TTL sweeps ([`crate::ttl::sweep`]), stream trimming and delivery to
 //!   consumers ([`crate::stream`]), and replication between the Regions of a global table
 //!   ([`crate::global`]).
 //!
 //! The world owns the clock and the seed and decides *when* each piece runs; the rules of
 //! each piece live in the piece's module. Capacity is the example: every request is admitted
-//! through the world, but the throttling rules are in [`crate::capacity`]. Not yet moved
-//! (issue 13): elections and the per-store background pass are still in `world/state.rs`,
-//! and the kinds of timed work are listed by hand in `run_due`, `next_due`, `last_due` and
-//! `World::next_poll`, so a new kind is added in each.
+//! through the world, but the throttling rules are in [`crate::capacity`]. Not yet one
+//! agenda (issue 13): the kinds of timed work are listed by hand in `run_due`, `next_due`
+//! and `last_due` (`world/state.rs`) and in the consumers' polls, so a new kind of timed
+//! work is added in each of them.
 //!
 //! ```text
 //!   Client ──clone──▶ Client ──▶ ┌──────────── World (Arc<Mutex<State>>) ─────────────┐
