@@ -338,19 +338,27 @@ fn no_visit_lost_across_regions(seed: u64) {
     let (world, replicas) = world(seed);
     let page = "home";
     let replicas_ref = &replicas;
-    world.concurrently(seed).run(REGIONS.len(), |i, client| {
+    // Errors are reported after the run, from this thread: a failure raised inside a
+    // scheduled client would print that thread's panic.
+    let errors = world.concurrently(seed).run(REGIONS.len(), |i, client| {
         let region = REGIONS[i];
         let mut rng = Rng::new(seed ^ (i as u64 + 1).wrapping_mul(0x9e37_79b9));
         for _ in 0..VISITS_PER_REGION {
-            or_fail(
-                &format!("count_visit(here = {region:?}, page = \"home\")"),
-                count_visit(replicas_ref, region, page),
-            );
+            if let Err(e) = count_visit(replicas_ref, region, page) {
+                return Some((region, e));
+            }
             client
                 .world()
                 .advance(Duration::from_millis(1 + rng.below(30)));
         }
+        None
     });
+    if let Some((region, e)) = errors.into_iter().flatten().next() {
+        or_fail(
+            &format!("count_visit(here = {region:?}, page = \"home\")"),
+            Err::<(), Error>(e),
+        );
+    }
     world.settle();
     let total = VISITS_PER_REGION * REGIONS.len() as u64;
     let conflicts = world.replication_conflicts(TABLE);
