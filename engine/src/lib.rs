@@ -107,6 +107,7 @@ pub mod capacity;
 pub mod client;
 pub mod error;
 pub mod expr;
+pub mod global;
 pub mod index;
 pub mod operation;
 pub mod ops;
@@ -125,5 +126,6 @@ pub use error::{CancellationReason, Error};
 /// Not part of the SDK: a result whose error is the service-wide [`Error`], into which every
 /// `send()`'s error converts with `?`.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+pub use global::Region;
 pub use value::{from_item, from_items, item_size, to_item, AttributeValue, Blob, Item, Number};
 pub use world::{World, WorldConfig};

@@ -128,6 +128,11 @@ pub enum Exception {
     /// leader, or too few replicas to form a write quorum). The outcome of a failed
     /// non-transactional write is unknown to the caller. Retryable.
     InternalServerError { message: String },
+    /// DynamoDB is unavailable in the Region the request was sent to (HTTP 503; in this
+    /// engine: the Region is down, [`World::fail_region`](crate::World::fail_region)). The
+    /// SDK models no such exception: it arrives as `Unhandled` with code
+    /// `ServiceUnavailable`. Retryable — or send the request to another Region's replica.
+    ServiceUnavailable { message: String },
     /// A stream iterator points at records older than the stream's retention.
     TrimmedDataAccess { message: String },
     /// A stream shard iterator is older than 15 minutes.
@@ -168,6 +173,7 @@ impl Exception {
             }
             Exception::LimitExceeded { .. } => "LimitExceededException",
             Exception::InternalServerError { .. } => "InternalServerError",
+            Exception::ServiceUnavailable { .. } => "ServiceUnavailable",
             Exception::TrimmedDataAccess { .. } => "TrimmedDataAccessException",
             Exception::ExpiredIterator { .. } => "ExpiredIteratorException",
         }
@@ -190,6 +196,7 @@ impl Exception {
             | Exception::ItemCollectionSizeLimitExceeded { message }
             | Exception::LimitExceeded { message }
             | Exception::InternalServerError { message }
+            | Exception::ServiceUnavailable { message }
             | Exception::TrimmedDataAccess { message }
             | Exception::ExpiredIterator { message } => message,
         }
@@ -206,6 +213,7 @@ impl Exception {
                 | Exception::TransactionInProgress { .. }
                 | Exception::LimitExceeded { .. }
                 | Exception::InternalServerError { .. }
+                | Exception::ServiceUnavailable { .. }
         )
     }
 

@@ -334,6 +334,7 @@ pub(crate) fn is_retryable_code(code: Option<&str>) -> bool {
                 | "TransactionInProgressException"
                 | "LimitExceededException"
                 | "InternalServerError"
+                | "ServiceUnavailable"
         )
     )
 }

@@ -223,6 +223,9 @@ impl From<Exception> for Error {
             }
             Exception::LimitExceeded { message } => shape!(LimitExceededException, message),
             Exception::InternalServerError { message } => shape!(InternalServerError, message),
+            Exception::ServiceUnavailable { message } => Error::Unhandled(Unhandled {
+                meta: ErrorMetadata::new("ServiceUnavailable", &message),
+            }),
             Exception::TrimmedDataAccess { message } => {
                 shape!(TrimmedDataAccessException, message)
             }
@@ -281,10 +284,12 @@ impl Error {
         is_retryable_code(self.code())
     }
 
-    /// The status DynamoDB answers this error with: 500 for `InternalServerError`, else 400.
+    /// The status DynamoDB answers this error with: 500 for `InternalServerError`, 503 for
+    /// `ServiceUnavailable`, else 400.
     pub(crate) fn status(&self) -> u16 {
         match self {
             Error::InternalServerError(_) => 500,
+            _ if self.code() == Some("ServiceUnavailable") => 503,
             _ => 400,
         }
     }

@@ -389,8 +389,10 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
         .stream_specification
         .filter(|s| s.stream_enabled)
         .map(|_| stream_label(state.config.epoch_seconds * 1000 + state.now_ms));
+    let region = state.regions.here.as_str().to_string();
     let table = Table {
         name: name.clone(),
+        region: region.clone(),
         status: if state.config.table_creation_ms == 0 {
             TableStatus::Active
         } else {
@@ -411,7 +413,7 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
             .map(|(label, view)| {
                 let partitions: Vec<u32> = store.partitions.iter().map(|p| p.id).collect();
                 crate::stream::Stream::new(
-                    stream_arn(&name, label),
+                    stream_arn(&region, &name, label),
                     label.clone(),
                     view,
                     &partitions,
@@ -441,11 +443,10 @@ fn initial_partitions(throughput: Option<ProvisionedThroughput>) -> u32 {
     }
 }
 
-/// The ARN of a table's stream with `label`.
-pub(crate) fn stream_arn(table: &str, label: &str) -> String {
+/// The ARN of the stream with `label` of a table in `region`.
+pub(crate) fn stream_arn(region: &str, table: &str, label: &str) -> String {
     format!(
-        "arn:aws:dynamodb:{}:{}:table/{table}/stream/{label}",
-        crate::table::REGION,
+        "arn:aws:dynamodb:{region}:{}:table/{table}/stream/{label}",
         crate::table::ACCOUNT
     )
 }

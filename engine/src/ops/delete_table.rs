@@ -78,6 +78,9 @@ pub(crate) fn execute(state: &mut State, input: &DeleteTableInput) -> Result<Del
     })?;
     let mut description = describe(&table);
     description.table_status = Some(TableStatus::Deleting);
+    // Deleting one replica of a global table removes it from the replication group.
+    let here = state.regions.here.clone();
+    crate::global::replicas::remove(state, name, &here);
     Ok(DeleteTableOutput {
         table_description: Some(description),
     })

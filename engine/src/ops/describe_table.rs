@@ -64,8 +64,10 @@ pub(crate) fn execute(state: &State, input: &DescribeTableInput) -> Result<Descr
             "Requested resource not found: Table: {name} not found"
         ))
     })?;
+    let mut description = describe(table);
+    crate::global::replicas::describe(state, name, &mut description);
     Ok(DescribeTableOutput {
-        table: Some(describe(table)),
+        table: Some(description),
     })
 }
 
@@ -141,5 +143,8 @@ pub(crate) fn describe(table: &Table) -> TableDescription {
         creation_date_time_ms: Some(table.created_ms),
         item_count: Some(table.store.item_count() as i64),
         table_size_bytes: Some(table.store.size_bytes() as i64),
+        replicas: None,
+        global_table_version: None,
+        multi_region_consistency: None,
     }
 }

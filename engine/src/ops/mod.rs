@@ -209,8 +209,9 @@ pub(crate) fn commit_write(
 /// carry the service identity).
 ///
 /// After the store write: the TTL expiry index is updated, local indexes change at once,
-/// global ones get a propagation queued, and the stream gets a record — unless the write
-/// changed nothing, which leaves no trace.
+/// global ones get a propagation queued, the stream gets a record, and a replica of a global
+/// table ships the write to the other Regions — unless the write changed nothing, which
+/// leaves no trace.
 pub(crate) fn commit_write_as(
     state: &mut State,
     table_name: &str,
@@ -222,10 +223,13 @@ pub(crate) fn commit_write_as(
     let timing = state.timing();
     let epoch = state.epoch_seconds();
     let delays = state.config.gsi_propagation_delay_ms;
-    let State { tables, rng, .. } = state;
+    let global = state.regions.global.contains_key(table_name);
+    let State { tables, rng, .. } = &mut *state;
     let table = tables.get_mut(table_name)?;
-    let side_effects =
-        !table.indexes.is_empty() || table.stream_log.is_some() || table.ttl.attribute.is_some();
+    let side_effects = global
+        || !table.indexes.is_empty()
+        || table.stream_log.is_some()
+        || table.ttl.attribute.is_some();
     if !side_effects {
         return table.store.write(key, new, now, rng, timing);
     }
@@ -246,6 +250,10 @@ pub(crate) fn commit_write_as(
     }
     if let Some(stream) = &mut table.stream_log {
         stream.append(partition, prev.as_ref(), current.as_ref(), now, epoch, ttl);
+    }
+    if global {
+        let item = current.as_deref().map(|s| s.item().clone());
+        crate::global::replication::on_commit(state, table_name, &key, item);
     }
     prev
 }

@@ -6,6 +6,13 @@
 //! simulated clock), and cannot be queried until it is `ACTIVE`; writes made meanwhile reach
 //! it too. Deleting an index leaves the table's data and traffic alone. Enabling a stream
 //! when one is enabled is `ResourceInUseException`; a new stream gets a new ARN and label.
+//!
+//! `replica_updates` (global tables version 2019.11.21) adds a replica of the table in
+//! another Region — the table becomes a global table, replicated as [`crate::global`]
+//! describes — or removes one. The first replica gets a `NEW_AND_OLD_IMAGES` stream if it has
+//! none (DynamoDB replicates through it); a stream of another view type is refused, and so
+//! is disabling the stream of a global table. `multi_region_consistency(Strong)` (MRSC) is
+//! refused: the engine models MREC only.
 
 use super::builder::{string_setter, value_setter};
 use super::create_table::{partitions_for_throughput, stream_arn, stream_label};
@@ -16,8 +23,9 @@ use crate::error::{Exception, Result};
 use crate::table::key::KeySchema;
 use crate::table::{Index, IndexKind, Store};
 use crate::types::{
-    AttributeDefinition, BillingMode, IndexStatus, KeySchemaElement, KeyType, Projection,
-    ProvisionedThroughput, StreamSpecification, TableDescription,
+    AttributeDefinition, BillingMode, IndexStatus, KeySchemaElement, KeyType,
+    MultiRegionConsistency, Projection, ProvisionedThroughput, StreamSpecification, StreamViewType,
+    TableDescription,
 };
 use crate::world::State;
 
@@ -114,6 +122,46 @@ fn index_change(update: &GlobalSecondaryIndexUpdate) -> Result<IndexChange<'_>> 
     }
 }
 
+/// One change to a table's replicas, as the SDK's: exactly one of `create` and `delete`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReplicationGroupUpdate {
+    pub create: Option<CreateReplicationGroupMemberAction>,
+    pub delete: Option<DeleteReplicationGroupMemberAction>,
+}
+
+impl ReplicationGroupUpdate {
+    pub fn create(&self) -> Option<&CreateReplicationGroupMemberAction> {
+        self.create.as_ref()
+    }
+    pub fn delete(&self) -> Option<&DeleteReplicationGroupMemberAction> {
+        self.delete.as_ref()
+    }
+}
+
+/// A new replica of the table, in `region_name`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CreateReplicationGroupMemberAction {
+    pub region_name: String,
+}
+
+impl CreateReplicationGroupMemberAction {
+    pub fn region_name(&self) -> &str {
+        &self.region_name
+    }
+}
+
+/// The removal of the replica in `region_name`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DeleteReplicationGroupMemberAction {
+    pub region_name: String,
+}
+
+impl DeleteReplicationGroupMemberAction {
+    pub fn region_name(&self) -> &str {
+        &self.region_name
+    }
+}
+
 /// The parameters of an UpdateTable request.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct UpdateTableInput {
@@ -123,6 +171,8 @@ pub struct UpdateTableInput {
     pub provisioned_throughput: Option<ProvisionedThroughput>,
     pub global_secondary_index_updates: Vec<GlobalSecondaryIndexUpdate>,
     pub stream_specification: Option<StreamSpecification>,
+    pub replica_updates: Vec<ReplicationGroupUpdate>,
+    pub multi_region_consistency: Option<MultiRegionConsistency>,
 }
 
 /// What UpdateTable returns.
@@ -159,6 +209,21 @@ impl UpdateTableFluentBuilder {
         self.input.global_secondary_index_updates.push(update);
         self
     }
+    /// Appends one replica change (global tables version 2019.11.21).
+    pub fn replica_updates(mut self, update: ReplicationGroupUpdate) -> Self {
+        self.input.replica_updates.push(update);
+        self
+    }
+    /// Replaces the replica changes.
+    pub fn set_replica_updates(mut self, updates: Option<Vec<ReplicationGroupUpdate>>) -> Self {
+        self.input.replica_updates = updates.unwrap_or_default();
+        self
+    }
+    /// The replica changes so far.
+    pub fn get_replica_updates(&self) -> &[ReplicationGroupUpdate] {
+        &self.input.replica_updates
+    }
+    value_setter!(multi_region_consistency, set_multi_region_consistency, get_multi_region_consistency: MultiRegionConsistency);
 
     pub fn send(
         self,
@@ -302,7 +367,20 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
         }
         None => {}
     }
+    let replica_changes = crate::global::replicas::changes(
+        state,
+        &name,
+        &input.replica_updates,
+        input.multi_region_consistency,
+    )?;
+    let table = &state.tables[&name];
     if let Some(spec) = &input.stream_specification {
+        if !spec.stream_enabled && state.regions.global.contains_key(&name) {
+            // Wording unverified against the service.
+            return Err(invalid(
+                "The stream of a global table's replica cannot be disabled",
+            ));
+        }
         match (spec.stream_enabled, table.stream.is_some()) {
             (true, true) => {
                 return Err(Exception::ResourceInUse {
@@ -369,7 +447,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
             let partitions: Vec<u32> = table.store.partitions.iter().map(|p| p.id).collect();
             table.stream = Some(spec);
             table.stream_log = Some(crate::stream::Stream::new(
-                stream_arn(&name, &label),
+                stream_arn(&table.region, &name, &label),
                 label.clone(),
                 view,
                 &partitions,
@@ -383,7 +461,40 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
             }
         }
     }
+    if !replica_changes.is_empty() && table.stream.is_none() {
+        // DynamoDB replicates a global table through its stream: the first replica gets one.
+        let label = stream_label(epoch_ms);
+        let partitions: Vec<u32> = table.store.partitions.iter().map(|p| p.id).collect();
+        table.stream = Some(StreamSpecification {
+            stream_enabled: true,
+            stream_view_type: Some(StreamViewType::NewAndOldImages),
+        });
+        table.stream_log = Some(crate::stream::Stream::new(
+            stream_arn(&table.region, &name, &label),
+            label.clone(),
+            StreamViewType::NewAndOldImages,
+            &partitions,
+            now,
+        ));
+        table.stream_label = Some(label);
+    }
+    for change in replica_changes {
+        match change {
+            crate::global::replicas::ReplicaChange::Create(region) => {
+                crate::global::replicas::add(state, &name, &region)
+            }
+            crate::global::replicas::ReplicaChange::Delete(region) => {
+                let here = state.regions.here.clone();
+                state.enter(&region);
+                state.tables.remove(&name);
+                state.enter(&here);
+                crate::global::replicas::remove(state, &name, &region);
+            }
+        }
+    }
+    let mut description = describe(&state.tables[&name]);
+    crate::global::replicas::describe(state, &name, &mut description);
     Ok(UpdateTableOutput {
-        table_description: Some(describe(table)),
+        table_description: Some(description),
     })
 }

@@ -84,6 +84,8 @@ pub type Handler = Box<dyn FnMut(&[Record]) -> std::result::Result<(), String> +
 pub struct Consumer {
     pub id: u32,
     pub table: String,
+    /// The Region of the table whose stream this consumer reads (the subscribing handle's).
+    pub region: crate::global::Region,
     pub config: EventSourceMapping,
     pub(crate) handler: Option<Handler>,
     /// Shard id → next sequence number to deliver.
@@ -155,6 +157,7 @@ impl World {
         consumers.push(Consumer {
             id,
             table: table.to_string(),
+            region: self.region().clone(),
             config: config.clone(),
             handler: Some(Box::new(move |records: &[Record]| {
                 handler(records).map_err(|e| e.to_string())
@@ -188,8 +191,8 @@ impl World {
         };
         let state = self.lock();
         let Some(stream) = state
-            .tables
-            .get(&c.table)
+            .tables_of(&c.region)
+            .and_then(|tables| tables.get(&c.table))
             .and_then(|t| t.stream_log.as_ref())
         else {
             return Vec::new();
@@ -282,8 +285,8 @@ impl World {
             let mut ready = Vec::new();
             {
                 let Some(stream) = state
-                    .tables
-                    .get(&c.table)
+                    .tables_of(&c.region)
+                    .and_then(|tables| tables.get(&c.table))
                     .and_then(|t| t.stream_log.as_ref())
                 else {
                     continue;

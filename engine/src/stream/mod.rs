@@ -278,7 +278,7 @@ impl Stream {
             event_name: change.event_name,
             event_version: "1.1".to_string(),
             event_source: "aws:dynamodb".to_string(),
-            aws_region: crate::table::REGION.to_string(),
+            aws_region: region_of_arn(&self.arn).to_string(),
             user_identity: change.ttl.then(|| Identity {
                 r#type: "Service".to_string(),
                 principal_id: TTL_PRINCIPAL.to_string(),
@@ -310,6 +310,11 @@ impl Stream {
             s.ending_sequence_number.is_none() || !s.records.is_empty() || s.trimmed_before == 0
         });
     }
+}
+
+/// The Region an ARN names (`arn:aws:dynamodb:<region>:…`): a stream record's `awsRegion`.
+fn region_of_arn(arn: &str) -> &str {
+    arn.split(':').nth(3).unwrap_or(crate::table::REGION)
 }
 
 /// Sequence numbers are shown as 21-digit strings, as DynamoDB's are at least.

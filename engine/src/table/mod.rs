@@ -284,6 +284,8 @@ impl Index {
 #[derive(Clone, Debug)]
 pub struct Table {
     pub name: String,
+    /// The Region this table (or this replica of a global table) lives in.
+    pub region: String,
     pub status: TableStatus,
     pub created_ms: u64,
     /// While `status` is `CREATING`: when the table becomes `ACTIVE` (simulated ms).
@@ -311,7 +313,10 @@ impl Table {
     }
 
     pub fn arn(&self) -> String {
-        format!("arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{}", self.name)
+        format!(
+            "arn:aws:dynamodb:{}:{ACCOUNT}:table/{}",
+            self.region, self.name
+        )
     }
 
     pub fn index(&self, name: &str) -> Option<&Index> {
@@ -319,7 +324,7 @@ impl Table {
     }
 }
 
-/// The region every simulated ARN names.
+/// The default Region: the one `world.client()` talks to, named by the ARNs of its tables.
 pub const REGION: &str = "local-1";
 /// The account every simulated ARN names.
 pub const ACCOUNT: &str = "000000000000";

@@ -141,9 +141,10 @@ macro_rules! shape_builder {
 pub(crate) use shape_builder;
 
 use super::{
-    AttributeDefinition, CreateGlobalSecondaryIndexAction, DeleteGlobalSecondaryIndexAction,
-    GlobalSecondaryIndex, GlobalSecondaryIndexUpdate, KeySchemaElement, KeyType,
-    LocalSecondaryIndex, Projection, ProjectionType, ProvisionedThroughput, ScalarAttributeType,
+    AttributeDefinition, CreateGlobalSecondaryIndexAction, CreateReplicationGroupMemberAction,
+    DeleteGlobalSecondaryIndexAction, DeleteReplicationGroupMemberAction, GlobalSecondaryIndex,
+    GlobalSecondaryIndexUpdate, KeySchemaElement, KeyType, LocalSecondaryIndex, Projection,
+    ProjectionType, ProvisionedThroughput, ReplicationGroupUpdate, ScalarAttributeType,
     StreamSpecification, StreamViewType, TimeToLiveSpecification, UpdateGlobalSecondaryIndexAction,
 };
 
@@ -247,6 +248,30 @@ shape_builder! {
     UpdateGlobalSecondaryIndexAction => UpdateGlobalSecondaryIndexActionBuilder, fallible {
         req index_name / set_index_name / get_index_name: String,
         opt provisioned_throughput / set_provisioned_throughput / get_provisioned_throughput: ProvisionedThroughput,
+    }
+}
+
+shape_builder! {
+    /// Builds a [`ReplicationGroupUpdate`]: set `create` or `delete` (the SDK's `build()` is
+    /// infallible; DynamoDB refuses none or both). The SDK's `update` action is not modelled.
+    ReplicationGroupUpdate => ReplicationGroupUpdateBuilder, infallible {
+        opt create / set_create / get_create: CreateReplicationGroupMemberAction,
+        opt delete / set_delete / get_delete: DeleteReplicationGroupMemberAction,
+    }
+}
+
+shape_builder! {
+    /// Builds a [`CreateReplicationGroupMemberAction`]; the Region is required. (The SDK's
+    /// KMS key, capacity override and table class are not modelled.)
+    CreateReplicationGroupMemberAction => CreateReplicationGroupMemberActionBuilder, fallible {
+        req region_name / set_region_name / get_region_name: String,
+    }
+}
+
+shape_builder! {
+    /// Builds a [`DeleteReplicationGroupMemberAction`]; the Region is required.
+    DeleteReplicationGroupMemberAction => DeleteReplicationGroupMemberActionBuilder, fallible {
+        req region_name / set_region_name / get_region_name: String,
     }
 }
 

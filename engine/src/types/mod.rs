@@ -76,6 +76,23 @@ wire_enum!(
     KeyType { Hash => "HASH", Range => "RANGE" }
 );
 wire_enum!(
+    /// The state of one replica of a global table (DescribeTable's `Replicas`).
+    ReplicaStatus {
+        Creating => "CREATING",
+        CreationFailed => "CREATION_FAILED",
+        Updating => "UPDATING",
+        Deleting => "DELETING",
+        Active => "ACTIVE",
+        RegionDisabled => "REGION_DISABLED",
+        InaccessibleEncryptionCredentials => "INACCESSIBLE_ENCRYPTION_CREDENTIALS",
+    }
+);
+wire_enum!(
+    /// A global table's consistency mode: `EVENTUAL` (MREC, the default and the only one the
+    /// engine models) or `STRONG` (MRSC; see [`crate::global`]).
+    MultiRegionConsistency { Eventual => "EVENTUAL", Strong => "STRONG" }
+);
+wire_enum!(
     /// How a table pays for throughput.
     BillingMode { Provisioned => "PROVISIONED", PayPerRequest => "PAY_PER_REQUEST" }
 );
@@ -532,6 +549,28 @@ pub struct TableDescription {
     pub creation_date_time_ms: Option<u64>,
     pub item_count: Option<i64>,
     pub table_size_bytes: Option<i64>,
+    /// The other Regions' replicas of a global table (absent for a single-Region table).
+    pub replicas: Option<Vec<ReplicaDescription>>,
+    /// `2019.11.21` for a global table.
+    pub global_table_version: Option<String>,
+    /// `EVENTUAL` for a global table.
+    pub multi_region_consistency: Option<MultiRegionConsistency>,
+}
+
+/// One replica of a global table, as DescribeTable lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplicaDescription {
+    pub region_name: Option<String>,
+    pub replica_status: Option<ReplicaStatus>,
+}
+
+impl ReplicaDescription {
+    pub fn region_name(&self) -> Option<&str> {
+        self.region_name.as_deref()
+    }
+    pub fn replica_status(&self) -> Option<&ReplicaStatus> {
+        self.replica_status.as_ref()
+    }
 }
 
 impl TableDescription {
@@ -581,6 +620,16 @@ impl TableDescription {
     pub fn table_size_bytes(&self) -> Option<i64> {
         self.table_size_bytes
     }
+    /// The other Regions' replicas (empty for a single-Region table).
+    pub fn replicas(&self) -> &[ReplicaDescription] {
+        self.replicas.as_deref().unwrap_or_default()
+    }
+    pub fn global_table_version(&self) -> Option<&str> {
+        self.global_table_version.as_deref()
+    }
+    pub fn multi_region_consistency(&self) -> Option<&MultiRegionConsistency> {
+        self.multi_region_consistency.as_ref()
+    }
 }
 
 /// A key: attribute name → value (the key attributes of a table, or of an index and table).
@@ -606,8 +655,9 @@ pub use crate::ops::streams::{
     SequenceNumberRange, Shard, ShardIteratorType, Stream, StreamDescription,
 };
 pub use crate::ops::update_table::{
-    CreateGlobalSecondaryIndexAction, DeleteGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate,
-    UpdateGlobalSecondaryIndexAction,
+    CreateGlobalSecondaryIndexAction, CreateReplicationGroupMemberAction,
+    DeleteGlobalSecondaryIndexAction, DeleteReplicationGroupMemberAction,
+    GlobalSecondaryIndexUpdate, ReplicationGroupUpdate, UpdateGlobalSecondaryIndexAction,
 };
 pub use crate::ops::update_time_to_live::{TimeToLiveDescription, TimeToLiveSpecification};
 pub use crate::stream::consumer::{EventSourceMapping, StartingPosition};

@@ -4,6 +4,9 @@
 /// `AttributeValue::from` (so `&str`/`String` → `S`, integers → `N`, `bool` → `BOOL`, a
 /// `Vec<AttributeValue>` → `L`, an `Item` → `M`, or any `AttributeValue` as is).
 ///
+/// Not part of the SDK: SDK code builds the `HashMap` itself (`HashMap::from([..])`, or the
+/// builder's `.item(name, value)` one attribute at a time), which works here too.
+///
 /// ```
 /// use engine::{item, AttributeValue};
 /// let it = item! { "PK" => "USER#1", "n" => 5, "tags" => AttributeValue::Ss(vec!["a".into()]) };

@@ -249,6 +249,9 @@ impl AttributeValue {
     }
 
     /// The number, if this is an `N` holding a valid number.
+    ///
+    /// Not part of the SDK, whose `N` is only its string: SDK code writes
+    /// `value.as_n().ok()?.parse::<i64>()` (which works here too).
     pub fn as_number(&self) -> Option<Number> {
         match self {
             AttributeValue::N(s) => Number::parse(s).ok(),

@@ -10,7 +10,10 @@
 //! | [`World::heal_az`] | those replicas come back and catch up from the log |
 //! | [`World::stop_leader`] | one partition's leader stops (its AZ stays up) |
 //! | [`World::lag_replica`] | one replica receives replication later than usual, so eventually consistent reads served by it are stale for longer |
-//! | [`World::heal_all`] | every replica up, no extra lag |
+//! | [`World::heal_all`] | every replica up, no extra lag; every Region up, every link at its usual speed |
+//! | [`World::fail_region`], [`World::heal_region`], [`World::lag_replication`] | a whole Region down, or replication between two Regions slower ([`crate::global`]) |
+//!
+//! The AZ faults act in the handle's Region (`world.in_region("eu-west-1").fail_az(..)`).
 //!
 //! While a partition has no leader, writes and strongly consistent reads fail with a
 //! retryable `InternalServerError`; eventually consistent reads are still served by the
@@ -90,8 +93,10 @@ impl World {
         state.run_due();
     }
 
-    /// Brings every replica back and removes every injected lag.
+    /// Brings every replica back and removes every injected lag — and every Region back,
+    /// every replication link at its usual speed.
     pub fn heal_all(&self) {
+        self.heal_regions();
         {
             let mut state = self.lock();
             for store in stores_mut(&mut state.tables) {

@@ -352,15 +352,24 @@ impl World {
         Ok(table(&state.tables, table_name)?.store.splits.clone())
     }
 
-    /// A fingerprint of everything observable: clock, data of every replica, load history
-    /// and the request log. Two runs with the same seed and the same requests have the same
-    /// fingerprint.
+    /// A fingerprint of everything observable: clock, data of every replica in every Region,
+    /// load history, the request log, and the writes on their way between Regions. Two runs
+    /// with the same seed and the same requests have the same fingerprint.
     pub fn trace_hash(&self) -> u64 {
         let state = self.lock();
         let mut h = std::collections::hash_map::DefaultHasher::new();
         state.now_ms.hash(&mut h);
-        for (name, t) in &state.tables {
-            name.hash(&mut h);
+        let regions = state.all_tables();
+        let several = regions.len() > 1;
+        for (name, t) in regions
+            .iter()
+            .flat_map(|(region, tables)| tables.iter().map(move |(n, t)| ((region, n), t)))
+        {
+            // A single-Region world hashes as it did before Regions existed.
+            if several {
+                name.0.as_str().hash(&mut h);
+            }
+            name.1.hash(&mut h);
             for s in std::iter::once(&t.store).chain(t.indexes.iter().map(|i| &i.store)) {
                 for p in &s.partitions {
                     (p.id, p.start, p.end, p.leader, p.seq).hash(&mut h);
@@ -373,6 +382,26 @@ impl World {
             }
         }
         format!("{:?}", state.log.records).hash(&mut h);
+        // Items are `HashMap`s: hashed through their name-ordered `Debug`.
+        let sorted = |item: &Option<crate::value::Item>| {
+            format!("{:?}", item.as_ref().map(crate::value::SortedMap))
+        };
+        for ((due, seq), s) in &state.regions.in_flight {
+            (due, seq, &s.table, s.from.as_str(), s.to.as_str()).hash(&mut h);
+            (format!("{:?}", s.key), sorted(&s.item)).hash(&mut h);
+        }
+        for g in state.regions.global.values() {
+            for c in &g.conflicts {
+                (
+                    c.winner.region.as_str(),
+                    c.winner.at,
+                    sorted(&c.winner.item),
+                )
+                    .hash(&mut h);
+                (c.loser.region.as_str(), c.loser.at, sorted(&c.loser.item)).hash(&mut h);
+                sorted(&Some(c.key.clone())).hash(&mut h);
+            }
+        }
         h.finish()
     }
 

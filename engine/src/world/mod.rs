@@ -26,8 +26,15 @@
 //! clients with [`World::concurrently`]: their requests are admitted one at a time, in an
 //! order drawn from a seed ([`schedule`]).
 //!
-//! What the model leaves out: request latency (a request takes no simulated time), network
-//! partitions between clients and the service, and regions.
+//! A world holds any number of **Regions**, each a whole DynamoDB of its own: a client from
+//! [`World::client_in`] talks to one of them, as an SDK client configured for a Region does,
+//! and a table with replicas in several Regions is a global table ([`crate::global`]).
+//! `world.client()` talks to the default Region, so a world that never names another Region
+//! is a single-Region DynamoDB.
+//!
+//! What the model leaves out: request latency (a request takes no simulated time, even to
+//! another Region's endpoint), and network partitions between clients and the service
+//! (a Region can be taken down whole, [`World::fail_region`]).
 
 pub mod faults;
 pub mod inspect;
@@ -101,6 +108,10 @@ pub struct WorldConfig {
     /// `ACTIVE` as soon as CreateTable returns, so set-up code need not wait; a world that
     /// practises waiting (`wait_until_table_exists`, a DescribeTable loop) sets it.
     pub table_creation_ms: u64,
+    /// Delay before a write to one replica of a global table is applied in another (ms,
+    /// seeded from this range, plus any lag injected with [`World::lag_replication`]).
+    /// DynamoDB: "typically within a second or less".
+    pub global_replication_delay_ms: (u64, u64),
 }
 
 impl Default for WorldConfig {
@@ -129,6 +140,10 @@ impl Default for WorldConfig {
             stream_retention_s: 24 * 3600,
             item_collection_size_limit: 10 * 1024 * 1024 * 1024,
             table_creation_ms: 0,
+            global_replication_delay_ms: (
+                crate::global::DEFAULT_GLOBAL_REPLICATION_DELAY_MIN_MS,
+                crate::global::DEFAULT_GLOBAL_REPLICATION_DELAY_MAX_MS,
+            ),
         }
     }
 }
@@ -147,6 +162,9 @@ pub struct World {
     state: Arc<Mutex<State>>,
     /// Stream consumers (their handlers run outside the state's lock).
     consumers: Arc<Mutex<Vec<crate::stream::consumer::Consumer>>>,
+    /// The Region this handle acts in ([`World::in_region`]); the default Region for the
+    /// world `World::new` returns.
+    pub(crate) region: crate::global::Region,
 }
 
 impl World {
@@ -164,10 +182,22 @@ impl World {
         World {
             state: Arc::new(Mutex::new(state)),
             consumers: Arc::new(Mutex::new(Vec::new())),
+            region: crate::global::Region::default_region(),
         }
     }
 
-    /// A client for this world (cheap; clone it freely, share it between threads).
+    /// This handle, acting in `region`.
+    pub(crate) fn with_region(&self, region: crate::global::Region) -> World {
+        World {
+            state: Arc::clone(&self.state),
+            consumers: Arc::clone(&self.consumers),
+            region,
+        }
+    }
+
+    /// A client for this handle's Region — the default Region for the world `World::new`
+    /// returns (cheap; clone it freely, share it between threads). [`World::client_in`]
+    /// gives one for another Region.
     pub fn client(&self) -> Client {
         Client::from_world(self.clone())
     }
@@ -186,12 +216,11 @@ impl World {
         let by_ms = u64::try_from(by.as_millis()).unwrap_or(u64::MAX);
         let target = self.lock().now_ms.saturating_add(by_ms);
         // Background work needs no stepping: everything due by the target is applied in due
-        // order by one pass. Consumers are polled at their poll times on the way, with the
+        // order by one pass. Consumers are polled at their poll times on the way, and writes
+        // between the Regions of a global table are applied at their due times, with the
         // background work due by then applied first.
-        if !self.consumers().is_empty() {
-            while let Some(t) = self.next_poll().filter(|t| *t <= target) {
-                self.step_to(t);
-            }
+        while let Some(t) = self.next_step().filter(|t| *t <= target) {
+            self.step_to(t);
         }
         let mut state = self.lock();
         state.now_ms = state.now_ms.max(target);
@@ -214,7 +243,9 @@ impl World {
                 (state.next_due(), state.last_due())
             };
             let t = if self.consumers_pending() {
-                self.next_poll()
+                self.next_poll().into_iter().chain(self.next_step()).min()
+            } else if let Some(shipment) = self.next_shipment() {
+                Some(next.map_or(shipment, |n| n.min(shipment)))
             } else {
                 // Jump to the end of the work already scheduled (one pass applies it all).
                 next.map(|n| n.max(last.unwrap_or(n)))
@@ -225,6 +256,22 @@ impl World {
             }
         }
         Duration::from_millis(self.lock().now_ms - start)
+    }
+
+    /// The next time `advance` must stop at: a consumer's poll, or a write due in another
+    /// Region.
+    fn next_step(&self) -> Option<u64> {
+        let polls = if self.consumers().is_empty() {
+            None
+        } else {
+            self.next_poll()
+        };
+        polls.into_iter().chain(self.next_shipment()).min()
+    }
+
+    /// When the next write between Regions is due (both Regions up).
+    fn next_shipment(&self) -> Option<u64> {
+        crate::global::replication::next_due(&self.lock())
     }
 
     fn step_to(&self, t: u64) {
@@ -259,7 +306,7 @@ impl World {
         let client = schedule::gate();
         let mut state = self.lock();
         state.begin_request(operation, client);
-        let result = f(&mut state);
+        let result = state.check_region_up().and_then(|()| f(&mut state));
         state.finish_request(result.as_ref().err());
         result
     }
@@ -281,12 +328,41 @@ impl World {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
+    /// The state, with this handle's Region in place until the guard is dropped.
+    pub(crate) fn lock(&self) -> StateGuard<'_> {
         // A panic while holding the lock cannot leave a half-applied write: every operation
         // validates before it mutates. So a poisoned lock is still consistent.
-        self.state
+        let mut guard = self
+            .state
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        guard.enter(&self.region);
+        StateGuard { guard }
+    }
+}
+
+/// The locked state of a world, with one Region's tables in place (see
+/// [`crate::global::region`]); dropping it puts the default Region back.
+pub(crate) struct StateGuard<'a> {
+    guard: MutexGuard<'a, State>,
+}
+
+impl std::ops::Deref for StateGuard<'_> {
+    type Target = State;
+    fn deref(&self) -> &State {
+        &self.guard
+    }
+}
+
+impl std::ops::DerefMut for StateGuard<'_> {
+    fn deref_mut(&mut self) -> &mut State {
+        &mut self.guard
+    }
+}
+
+impl Drop for StateGuard<'_> {
+    fn drop(&mut self) {
+        self.guard.enter(&crate::global::Region::default_region());
     }
 }
 

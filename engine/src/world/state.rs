@@ -23,6 +23,8 @@ pub(crate) struct State {
     /// Idempotency tokens of TransactWriteItems: token → (the request's actions, completed at).
     pub transaction_tokens: BTreeMap<String, (Vec<crate::types::TransactWriteItem>, u64)>,
     pub log: RequestLog,
+    /// The world's Regions: the others' tables (parked), Region faults, global tables.
+    pub regions: crate::global::region::Regions,
 }
 
 impl State {
@@ -34,6 +36,7 @@ impl State {
             config,
             tables: Tables::new(),
             transaction_tokens: BTreeMap::new(),
+            regions: crate::global::region::Regions::new(),
         }
     }
 
@@ -162,10 +165,17 @@ impl State {
         }
     }
 
-    /// Runs background work due at or before the current time: replication catch-up,
-    /// elections, splits (and their stream shards), index propagation and backfills, TTL
-    /// sweeps, stream trimming.
+    /// Runs background work due at or before the current time: replication between the
+    /// Regions of global tables, then in every Region replication catch-up, elections,
+    /// splits (and their stream shards), index propagation and backfills, TTL sweeps, stream
+    /// trimming.
     pub fn run_due(&mut self) {
+        crate::global::replication::deliver_due(self);
+        self.for_each_region(State::run_due_here);
+    }
+
+    /// [`State::run_due`] in the Region in place.
+    fn run_due_here(&mut self) {
         let now = self.now_ms;
         let size_limit = self.config.partition_size_limit;
         let timing = self.timing();
@@ -218,12 +228,12 @@ impl State {
         }
     }
 
-    /// When the TTL sweeper next has something to delete.
-    fn next_ttl_due(&self) -> Option<u64> {
+    /// When the TTL sweeper of a Region (its `tables`) next has something to delete.
+    fn next_ttl_due(&self, tables: &Tables) -> Option<u64> {
         let interval_ms = self.config.ttl_sweep_interval_s.max(1) * 1000;
         let epoch0 = self.config.epoch_seconds;
         let delay = self.config.ttl_delete_delay_s;
-        self.tables
+        tables
             .values()
             .filter(|t| t.ttl.attribute.is_some())
             .filter_map(|t| t.ttl.earliest(self.epoch_seconds()))
@@ -235,8 +245,9 @@ impl State {
             .min()
     }
 
-    /// The latest time of background work already scheduled (replication, elections, index
-    /// propagation and backfills; not TTL sweeps, which depend on what is left).
+    /// The latest time of background work already scheduled, in every Region (replication,
+    /// elections, index propagation and backfills; not TTL sweeps, which depend on what is
+    /// left).
     pub fn last_due(&self) -> Option<u64> {
         let store_last = |s: &Store| {
             s.partitions
@@ -253,8 +264,9 @@ impl State {
                 })
                 .max()
         };
-        self.tables
-            .values()
+        self.all_tables()
+            .into_iter()
+            .flat_map(|(_, tables)| tables.values())
             .flat_map(|t| {
                 std::iter::once(store_last(&t.store))
                     .chain(t.indexes.iter().map(|i| store_last(&i.store)))
@@ -265,10 +277,11 @@ impl State {
                     .chain(std::iter::once(t.active_due_ms))
             })
             .flatten()
+            .chain(crate::global::replication::last_due(self))
             .max()
     }
 
-    /// The earliest time background work is due, if any is pending.
+    /// The earliest time background work is due in any Region, if any is pending.
     pub fn next_due(&self) -> Option<u64> {
         let store_due = |s: &Store| {
             let elections = s.partitions.iter().filter_map(|p| {
@@ -278,8 +291,14 @@ impl State {
             });
             s.next_due().into_iter().chain(elections).min()
         };
-        self.tables
-            .values()
+        let regions = self.all_tables();
+        let ttl = regions
+            .iter()
+            .filter_map(|(_, t)| self.next_ttl_due(t))
+            .min();
+        regions
+            .iter()
+            .flat_map(|(_, tables)| tables.values())
             .flat_map(|t| {
                 std::iter::once(store_due(&t.store))
                     .chain(t.indexes.iter().map(|i| store_due(&i.store)))
@@ -287,7 +306,8 @@ impl State {
                     .chain(std::iter::once(t.active_due_ms))
             })
             .flatten()
-            .chain(self.next_ttl_due())
+            .chain(ttl)
+            .chain(crate::global::replication::next_due(self))
             .min()
     }
 }

@@ -114,7 +114,7 @@ fn loads_in_chunks_of_25(seed: u64) {
             Some(r) => fail(format!(
                 "{call} failed: {} was refused — {}. A BatchWriteItem takes at most {MAX_BATCH_WRITE} put or delete requests (and at \
                  most 16 MB); a call with more is refused whole, and none of its items is \
-                 written. Send the feed in chunks of {MAX_BATCH_WRITE}. Its requests: {}",
+                 written. Its requests: {}",
                 name(r),
                 error_text(&e),
                 show_all(&writes)
@@ -133,8 +133,9 @@ fn loads_in_chunks_of_25(seed: u64) {
     if writes.len() > chunks && !throttled {
         fail(format!(
             "{call} stored every book, with {} BatchWriteItem calls: {} books fit in {chunks} \
-             calls of {MAX_BATCH_WRITE}, and none of its calls was throttled. Fill each \
-             BatchWriteItem — a call costs a round trip whatever it carries. Its requests: {}",
+             calls of {MAX_BATCH_WRITE}, and none of its calls was throttled. A call costs a \
+             round trip whatever it carries: one that carries fewer than it could makes the \
+             load longer. Its requests: {}",
             writes.len(),
             feed.len(),
             show_all(&writes)
@@ -183,8 +184,8 @@ fn retries_unprocessed_items(seed: u64) {
                 "{} failed: its {} was refused with {}, and the load gave up. {}The table's \
                  {SMALL_WCU} WCU of that second were spent. A BatchWriteItem fails only when it \
                  could write nothing at all — then every item it carried is unprocessed, exactly as if they \
-                 had come back in UnprocessedItems. Wait (client.world().advance(..)) and send \
-                 them again, like any unprocessed items; the load is not over.",
+                 had come back in UnprocessedItems. They are not written yet, and the second's \
+                 capacity returns when the clock moves: the load is not over.",
                 t.call,
                 name(r),
                 r.error.unwrap_or("an error"),
@@ -203,9 +204,9 @@ fn retries_unprocessed_items(seed: u64) {
     if units > t.feed.len() as f64 {
         fail(format!(
             "{} stored every book, but its calls wrote {units} WCU for {} books of 1 WCU each: \
-             {} writes of items that were already stored. A retry carries only what came back in \
-             UnprocessedItems (or, after a call refused whole, the items that call carried), not \
-             the whole chunk again. Its requests: {}",
+             {} writes of items that were already stored. What a call wrote is written: sent \
+             again, it is written and paid for again. Only what came back in UnprocessedItems \
+             (or every item of a call refused whole) is still unwritten. Its requests: {}",
             t.call,
             t.feed.len(),
             units - t.feed.len() as f64,
@@ -263,8 +264,8 @@ fn waits_are_jittered(seed: u64) {
         fail(format!(
             "{} waited {} times before a retry, and every wait was {}: {}. \
              Without jitter, every loader that was throttled in the same second retries at \
-             the same simulated millisecond, and is throttled together again. Draw each wait \
-             from the Jitter you are given: jitter.between(d / 2, d) for the step d.",
+             the same simulated millisecond, and is throttled together again: only a wait with \
+             a random part (jitter) spreads their retries apart.",
             t.call,
             waits.len(),
             if counts.len() == 1 {
@@ -314,9 +315,8 @@ fn refuses_an_oversized_item(seed: u64) {
     match result {
         Ok(()) => fail(format!(
             "{call} returned Ok, but {big} is over DynamoDB's item limit of {} bytes (400 KB): \
-             it can never be stored, and the feed is not loaded. Check every item's size \
-             (given::item_size) before the first request and return given::item_too_large. Its \
-             requests: {}",
+             it can never be stored, and the feed is not loaded: a caller told Ok believes it \
+             is. Its requests: {}",
             thousands(MAX_ITEM_BYTES as i64),
             show_all(&sent)
         )),
@@ -327,9 +327,8 @@ fn refuses_an_oversized_item(seed: u64) {
                  them wrote {} WCU — {} books of under 1 KB — before the oversized one was \
                  found{}. DynamoDB refuses a \
                  whole BatchWriteItem that holds an item over 400 KB, and the chunks before it \
-                 are already in the table: the feed is half loaded. Check every item's size \
-                 (given::item_size) before the first request, and send nothing if one is too \
-                 large.",
+                 are already in the table: the feed is half loaded. Every item's size is known \
+                 before the first request.",
                 error_text(&e),
                 sent.len(),
                 if units > 0.0 {
@@ -369,16 +368,16 @@ fn returns_other_errors(seed: u64) {
             show_all(&sent)
         )),
         Err(e) if e.code() != Some("ResourceNotFoundException") => fail(format!(
-            "{call} returned {}, not the ResourceNotFoundException DynamoDB answered. Return \
-             an error that is not a throttle as it is. Its requests: {}",
+            "{call} returned {}, not the ResourceNotFoundException DynamoDB answered: the \
+             caller learns what went wrong only from the error DynamoDB gave. Its requests: {}",
             error_text(&e),
             show_all(&sent)
         )),
         Err(_) if sent.len() > 3 => fail(format!(
             "{call} returned the ResourceNotFoundException only after {} requests: no wait \
-             brings a missing table back. Retry only throttling \
-             (ProvisionedThroughputExceededException, ThrottlingException); return any other \
-             error at once. Its requests: {}",
+             brings a missing table back. Only a throttle \
+             (ProvisionedThroughputExceededException, ThrottlingException) goes away with \
+             time; every other error is the same on the next try. Its requests: {}",
             sent.len(),
             show_all(&sent)
         )),
@@ -421,8 +420,8 @@ fn reads_every_key_back(seed: u64) {
             let why = match refused {
                 Some(r) if error_text(&e).contains("duplicates") => format!(
                     " {} was refused: the same ISBN is asked more than once, and one \
-                     BatchGetItem must not hold a key twice. Ask each ISBN once and answer it \
-                     at every place it was asked.",
+                     BatchGetItem must not hold a key twice, however often the caller asks \
+                     for it.",
                     name(r)
                 ),
                 Some(r) => format!(
@@ -434,7 +433,7 @@ fn reads_every_key_back(seed: u64) {
                     Some(r) if r.throttled() => format!(
                         " Its last request, {}, could read nothing: in second {} the table's \
                          {SMALL_RCU} RCU were spent. Then every key it carried is unprocessed: \
-                         wait and send them again.",
+                         not read yet, not missing.",
                         show(r),
                         r.at_ms / 1000
                     ),
@@ -464,7 +463,7 @@ fn reads_every_key_back(seed: u64) {
                 "{call} returned for {isbn_asked} (entry {}) the item of another book: {}. \
                  {isbn_asked} is {}. BatchGetItem returns the items it found in no particular \
                  order and leaves missing ones out, so the n-th item of a response need not be \
-                 the n-th key asked: match each item to its key by its own `isbn` attribute.",
+                 the n-th key asked: only an item's own key attribute says which key it answers.",
                 i + 1,
                 show_item(g),
                 match want {
@@ -487,8 +486,9 @@ fn reads_every_key_back(seed: u64) {
                      catalogue — and None for {missing} of the asked books that are. Its \
                      {} BatchGetItem call(s) read {} RCU in all; at {SMALL_RCU} RCU a second \
                      (0.5 per eventually consistent read of a small item), one call of 100 \
-                     keys reads about 40 and hands the rest back in UnprocessedKeys. {}Retry \
-                     them after a growing, jittered wait until none is left. Its requests: {}",
+                     keys reads about 40 and hands the rest back in UnprocessedKeys. {}A key \
+                     in UnprocessedKeys was not read: it is not a book missing from the \
+                     catalogue. Its requests: {}",
                     i + 1,
                     reads.len(),
                     units,
@@ -506,8 +506,8 @@ fn reads_every_key_back(seed: u64) {
             (Some(w), Some(g)) => fail(format!(
                 "{call} returned for {isbn_asked} (entry {}) the item {}; the catalogue's is {}. \
                  BatchGetItem returns the items it found in no particular order, and leaves \
-                 missing ones out: match each item to its key by its own `isbn`, not by its \
-                 position in the response.",
+                 missing ones out: an item's position in the response says nothing of which key \
+                 it answers, its own `isbn` does.",
                 i + 1,
                 show_item(g),
                 show_item(w)
@@ -685,9 +685,8 @@ fn race_cause(sent: &[RequestRecord]) -> String {
         sent.iter()
             .find(|r| r.client == Some(client) && r.operation.contains("Get") == read)
     };
-    let fix = "Put the check into the write — attribute_not_exists(isbn) on every Put of one \
-               TransactWriteItems — so DynamoDB decides it atomically with the write, and the \
-               second transaction is cancelled.";
+    let fix = "Only a condition that a write carries itself is decided by DynamoDB \
+               atomically with that write.";
     let (Some(check0), Some(check1)) = (first(0, true), first(1, true)) else {
         return format!(
             "Neither write carried a condition, so the second replaced what the first had \
@@ -786,10 +785,11 @@ fn check_backoff(call: &str, s: &Scene, requests: &[RequestRecord]) {
             let second = w.before.at_ms / 1000;
             fail(format!(
                 "{call}: {} came {} ms after the request before it — retry {} of its chunk in \
-                 a row that found nothing done{}. Its backoff step is min(2 s, 50 ms × 2^{}) = \
-                 {} ms, so the wait must be at least {} ms (half the step, the rest jitter). {}Retries that do not wait longer each time keep knocking on a second whose \
-                 capacity is spent. Double the step before each retry (50 ms, 100 ms, 200 ms … \
-                 2 s) and wait jitter.between(step / 2, step).",
+                 a row that found nothing done{}. With exponential backoff from BASE_DELAY \
+                 (50 ms), capped at MAX_DELAY (2 s), that retry's step is {} ms, so the wait \
+                 must be at least {} ms (half the step, the rest jitter). {}Retries that do \
+                 not wait longer each time keep knocking on a second whose capacity is \
+                 spent.",
                 show(&w.before),
                 thousands(w.ms),
                 w.n,
@@ -798,7 +798,6 @@ fn check_backoff(call: &str, s: &Scene, requests: &[RequestRecord]) {
                 } else {
                     format!(" (the waits before it: {})", earlier.join(", "))
                 },
-                w.n - 1,
                 thousands(step_ms(w.n)),
                 thousands(floor),
                 s.second_text(second, requests),
@@ -851,11 +850,11 @@ fn check_one_transaction(call: &str, sent: &[RequestRecord], items: usize) {
             show_all(&writes.iter().map(|r| (*r).clone()).collect::<Vec<_>>()),
             if batch {
                 "A batch (or a PutItem per item) writes each item on its own: a shopper can see \
-                 the set before its volumes, and a failure halfway leaves half a set. Write \
-                 them all in one TransactWriteItems: all or nothing."
+                 the set before its volumes, and a failure halfway leaves half a set. Only \
+                 a transaction is all or nothing."
             } else {
-                "One TransactWriteItems takes up to 100 actions (25 until 2022): a set and \
-                 its 99 volumes fit in one, and only one is atomic."
+                "One TransactWriteItems takes up to 100 actions (25 until 2022), and each \
+                 is atomic on its own: several transactions are not one."
             },
             show_all(sent)
         ));
@@ -1001,11 +1000,10 @@ impl Scene {
         let refused = same.iter().filter(|r| r.throttled()).count();
         fail(format!(
             "{call} sent {} requests at the same simulated moment, {} ms — {first} to {last} \
-             — and {refused} of them were refused whole as throttled. The clock moves only \
-             when your code advances it (client.world().advance(wait) is the sleep): a retry \
-             sent at once lands in the same second, whose capacity is spent, and is refused \
-             again — forever. The test stopped the loop. {}Wait before every retry: 50 ms, \
-             then double the step each time (capped at 2 s), jittered.",
+             — and {refused} of them were refused whole as throttled. The simulated clock \
+             moves only when your code moves it — nothing sleeps on its own: a retry sent at \
+             once lands in the same second, whose capacity is spent, and is refused again — \
+             forever. The test stopped the loop. {}",
             same.len(),
             thousands(now.as_millis() as i64),
             self.second_text(now.as_millis() as u64 / 1000, &sent)
@@ -1026,17 +1024,17 @@ impl Scene {
         let why = if only_throttles && guard.items > 0 && units > guard.items as f64 {
             format!(
                 "It kept writing: its calls wrote {units} WCU in all, for a feed of {} items of \
-                 1 WCU each — items already written were written (and paid for) again. A retry \
-                 carries only what came back in UnprocessedItems (or, after a call refused \
-                 whole, the items that call carried), not the whole chunk again: at {} WCU a \
-                 second a chunk of 25 does not fit in one second.",
+                 1 WCU each — items already written were written (and paid for) again. Only what \
+                 came back in UnprocessedItems (or every item of a call refused whole) is \
+                 still unwritten, and at {} WCU a second a chunk of 25 does not fit in one \
+                 second: sent whole each time, it never lands.",
                 guard.items, self.wcu
             )
         } else {
             let errors: Vec<&str> = errors.into_iter().collect();
             format!(
-                "Its errors: {}. Only a throttle is worth a retry — a wait does not bring a \
-                 missing table back.",
+                "Its errors: {}. A wait cures a throttle; it does not bring a missing table \
+                 back.",
                 if errors.is_empty() {
                     "none".to_string()
                 } else {
@@ -1176,15 +1174,14 @@ impl Scene {
                 format!(
                     "Its {batches} BatchWriteItem calls wrote {units} WCU in all — at \
                      {SMALL_WCU} WCU a second, a call of 25 small items writes about 10 and \
-                     returns the rest in UnprocessedItems, and the call still succeeds. {}Check \
-                     out.unprocessed_items() after every call and send what it holds again, \
-                     after a growing, jittered wait, until nothing is left.",
+                     returns the rest in UnprocessedItems, and the call still succeeds. {}An Ok \
+                     BatchWriteItem has written only what it did not hand back.",
                     self.second_text(first, sent)
                 )
             } else {
                 format!(
-                    "Its requests wrote {units} WCU in all. Check out.unprocessed_items() after \
-                     every call and send what it holds again."
+                    "Its requests wrote {units} WCU in all. An Ok BatchWriteItem has written \
+                     only what it did not hand back in UnprocessedItems."
                 )
             };
             fail(format!(
@@ -1228,8 +1225,9 @@ impl Scene {
         if stored.get(&key) != Some(taken) {
             fail(format!(
                 "{call} {}, and the book that was already in the catalogue under {key} is now \
-                 {} (was {}). {} Write the set with attribute_not_exists(isbn) on \
-                 every Put, so a taken ISBN cancels the whole transaction. Its requests: {}",
+                 {} (was {}). {} A write can carry its own condition, and in a \
+                 transaction a condition that fails cancels the whole transaction. Its \
+                 requests: {}",
                 if result.is_ok() {
                     "returned Ok"
                 } else {
@@ -1261,9 +1259,8 @@ impl Scene {
             fail(format!(
                 "{call} {}, but {} of the set's {} items are in the catalogue (for example {}): \
                  {} wrote them before the taken ISBN was found{}. The set must appear whole or \
-                 not at all: one TransactWriteItems (up to 100 actions) with \
-                 attribute_not_exists(isbn) on every Put is cancelled whole when one ISBN is \
-                 taken. Its requests: {}",
+                 not at all: only a transaction (up to 100 actions) is, and only a condition \
+                 stops a Put from replacing a taken ISBN. Its requests: {}",
                 if result.is_ok() {
                     "returned Ok"
                 } else {
@@ -1287,8 +1284,7 @@ impl Scene {
         if result.is_ok() {
             fail(format!(
                 "{call} returned Ok, but the set was not written: the caller must learn that \
-                 it was refused. Return the transaction's error (TransactionCanceledException). \
-                 Its requests: {}",
+                 it was refused, and Ok tells it the set is in the catalogue. Its requests: {}",
                 show_all(sent)
             ));
         }
