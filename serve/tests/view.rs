@@ -471,6 +471,9 @@ fn the_page_renders_in_a_headless_browser() {
         concat!(env!("CARGO_MANIFEST_DIR"), "/../target/katas-live-view.png").into()
     });
     let _ = std::fs::remove_file(&shot);
+    if let Some(dir) = std::path::Path::new(&shot).parent() {
+        std::fs::create_dir_all(dir).unwrap();
+    }
     let out = browse(&browser, &[&format!("--screenshot={shot}")], &url);
     let png = std::fs::read(&shot).unwrap_or_else(|e| {
         panic!(
