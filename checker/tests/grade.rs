@@ -484,6 +484,21 @@ fn junit_and_gradescope_carry_every_test() {
     assert_eq!(xml.matches("<testcase ").count(), 6, "{xml}");
     assert_eq!(xml.matches("<failure ").count(), 2, "{xml}");
     assert!(xml.contains("name=\"partial / shard-key\""), "{xml}");
+    // Each testcase carries its own time (the test kit's measure); together they fit in their
+    // suite's time, which also holds the build.
+    let attr = |tag: &str, name: &str| -> f64 {
+        let at = tag.find(&format!(" {name}=\"")).expect("attribute") + name.len() + 3;
+        tag[at..tag[at..].find('"').unwrap() + at].parse().unwrap()
+    };
+    for suite in xml.split("<testsuite ").skip(1) {
+        let suite_time = attr(&suite[..suite.find('>').unwrap()], "time");
+        let cases: f64 = suite
+            .split("<testcase ")
+            .skip(1)
+            .map(|c| attr(&format!(" {}", &c[..c.find('>').unwrap()]), "time"))
+            .sum();
+        assert!(cases <= suite_time + 0.01, "{cases} > {suite_time}: {xml}");
+    }
 
     // Gradescope takes one submission.
     let o = run(&[

@@ -451,3 +451,44 @@ fn a_failing_batch_blocks_its_shard_until_it_succeeds() {
     );
     assert!(world.consumer_lag(0).iter().all(|(_, n)| *n == 0));
 }
+
+#[test]
+fn the_inspection_api_shows_shard_lineage_after_a_split_without_making_a_request() {
+    let world = split_world(7);
+    let c = table_with_stream(&world, StreamViewType::KeysOnly);
+    workload(&world, &c);
+    world.settle();
+    let requests = world.request_totals().requests;
+    let (parent, children, _) = world.partition_splits("app").unwrap()[0];
+    let tables = world.tables();
+    let stream = tables[0].stream.as_ref().expect("the table has a stream");
+    let shard_of = |partition: u32| {
+        stream
+            .shards
+            .iter()
+            .find(|s| s.partition == partition)
+            .unwrap_or_else(|| panic!("no shard for partition {partition}"))
+    };
+    let closed = shard_of(parent);
+    assert!(!closed.open, "a split closes its partition's shard");
+    for child in children {
+        let shard = shard_of(child);
+        assert_eq!(
+            shard.parent_shard_id.as_deref(),
+            Some(closed.shard_id.as_str())
+        );
+    }
+    assert_eq!(
+        tables[0].partition_count,
+        world.partitions("app").unwrap().len()
+    );
+    // The view polls these accessors: they must not show up in the request log.
+    let tail = world.request_log_tail(3);
+    assert_eq!(tail.len(), 3);
+    assert_eq!(
+        tail[2].seq + 1,
+        requests,
+        "the tail ends at the last request"
+    );
+    assert_eq!(world.request_totals().requests, requests);
+}

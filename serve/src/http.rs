@@ -63,6 +63,70 @@ impl Request {
             .find(|(k, _)| *k == key)
             .map(|(_, v)| v)
     }
+
+    /// The fields of an HTML form: the query string's, then those of an
+    /// `application/x-www-form-urlencoded` body, percent-decoded (`+` is a space).
+    pub fn form(&self) -> Vec<(String, String)> {
+        let urlencoded = self
+            .header("content-type")
+            .is_some_and(|t| t.starts_with("application/x-www-form-urlencoded"));
+        let body = if urlencoded {
+            String::from_utf8_lossy(&self.body)
+        } else {
+            "".into()
+        };
+        [self.query.as_str(), &body]
+            .into_iter()
+            .flat_map(|part| part.split('&'))
+            .filter(|pair| !pair.is_empty())
+            .map(|pair| {
+                let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+                (form_decode(k), form_decode(v))
+            })
+            .collect()
+    }
+}
+
+/// Encodes text as one `application/x-www-form-urlencoded` component.
+pub fn form_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(char::from(b));
+            }
+            b' ' => out.push('+'),
+            b => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// Decodes one `application/x-www-form-urlencoded` component. A malformed escape is kept as
+/// it is; bytes that are not UTF-8 become U+FFFD.
+pub fn form_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let hex = |b: u8| char::from(b).to_digit(16);
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' => match (
+                bytes.get(i + 1).and_then(|&b| hex(b)),
+                bytes.get(i + 2).and_then(|&b| hex(b)),
+            ) {
+                (Some(hi), Some(lo)) => {
+                    out.push((hi * 16 + lo) as u8);
+                    i += 2;
+                }
+                _ => out.push(b'%'),
+            },
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// One answer.
@@ -255,7 +319,9 @@ pub fn write_response(
 fn reason(status: u16) -> &'static str {
     match status {
         200 => "OK",
+        303 => "See Other",
         400 => "Bad Request",
+        403 => "Forbidden",
         404 => "Not Found",
         405 => "Method Not Allowed",
         411 => "Length Required",
@@ -287,3 +353,24 @@ pub const MAX_HEADERS: usize = 100;
 /// How long a connection may sit idle (between or inside requests) before it is closed. The
 /// SDKs reopen a closed keep-alive connection transparently.
 pub const READ_TIMEOUT: Duration = Duration::from_secs(60);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn form_components_decode_escapes_and_plus_and_keep_malformed_escapes() {
+        assert_eq!(form_decode("az-b"), "az-b");
+        assert_eq!(form_decode("a+b%3A%20c"), "a b: c");
+        assert_eq!(form_decode("100%"), "100%");
+        assert_eq!(form_decode("%zz%4"), "%zz%4");
+        assert_eq!(form_decode("%C3%A9"), "é");
+    }
+
+    #[test]
+    fn encoding_a_component_round_trips() {
+        let text = "orders partition 3: replica in az-b lags 500 ms & more";
+        assert_eq!(form_decode(&form_encode(text)), text);
+        assert_eq!(form_encode("a b:"), "a+b%3A");
+    }
+}

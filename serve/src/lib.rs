@@ -17,6 +17,8 @@
 //!
 //! - [`http`]: the subset of HTTP/1.1 the SDKs speak, written on `std::net` (why: there).
 //! - [`server`]: connections, routes, the `/_katas/` seam for the server's own pages.
+//! - [`view`]: the live view at `/_katas/` — partitions, capacity charts, replicas, indexes,
+//!   stream shards, the request log, and the faults as buttons.
 //! - [`wire`]: DynamoDB's JSON 1.0 protocol — requests, responses, wire errors.
 //! - [`clock`]: the only code that reads the wall clock; the engine stays deterministic.
 //!
@@ -25,7 +27,7 @@
 //! `cargo run -p katas-serve` only when asked to serve.
 //!
 //! Left out on purpose: request signatures are not checked (any credentials work, as the
-//! issue asks), TLS, the browser view (issue 14 part 2, to come under `/_katas/`), and the
+//! issue asks), TLS, and the
 //! operations the engine does not have (PartiQL, backups, global tables, tags, imports and
 //! exports) — they answer `UnknownOperationException`.
 
@@ -33,6 +35,7 @@ pub mod clock;
 pub mod crc32;
 pub mod http;
 pub mod server;
+pub mod view;
 pub mod wire;
 
 pub use clock::ClockMode;

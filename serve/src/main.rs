@@ -131,6 +131,7 @@ fn main() -> ExitCode {
     println!(
         "DynamoDB Katas engine on http://{addr}  (seed {}, clock {clock})\n\
          try:  aws dynamodb list-tables --endpoint-url http://{addr}\n\
+         live view: http://{addr}/_katas/ (partitions, capacity, replicas, faults)\n\
          Ctrl-C stops it; the world lives in memory only.",
         config.seed
     );

@@ -6,8 +6,8 @@
 //!            route(request) ◀──────────────────────────────────────┘
 //!             ├ POST /            X-Amz-Target → wire::call  (the clock catches up first)
 //!             ├ GET  /            200 "healthy: host:port"
-//!             ├ *    /_katas/…    katas_route: the server's own controls (advance the clock;
-//!             │                   the live view will live here)
+//!             ├ *    /_katas/…    katas_route: the server's own pages and controls — the
+//!             │                   live view (GET /_katas/), its fault forms, the clock
 //!             └ anything else     404
 //! ```
 //!
@@ -28,6 +28,7 @@ use engine::{World, WorldConfig};
 use crate::clock::{Clock, ClockMode};
 use crate::crc32::crc32;
 use crate::http::{self, ReadError, Request, Response};
+use crate::view;
 use crate::wire::{self, Api, WireError};
 
 /// What the server runs with, resolved from the command line.
@@ -183,6 +184,11 @@ fn route(app: &App, request: &Request) -> Response {
         ("GET", "/") => Response::text(200, format!("healthy: {}", app.address)),
         (_, "/") => Response::text(405, "DynamoDB's API is POST /"),
         (_, path) if path.starts_with(KATAS_PREFIX) => katas_route(app, request),
+        ("GET", "/_katas") => {
+            let mut response = Response::text(303, "the live view is at /_katas/");
+            response.headers.push(("Location", KATAS_PREFIX.into()));
+            response
+        }
         _ => Response::text(404, "not found: DynamoDB's API is POST /"),
     }
 }
@@ -225,13 +231,80 @@ fn panicked() -> Response {
     json_response(500, e.body().to_string().into_bytes(), 0)
 }
 
-/// The server's own routes, under [`KATAS_PREFIX`]. The live view (issue 14, part 2) is to
-/// be added here: it reads the same `World` through its inspection API.
+/// The server's own routes, under [`KATAS_PREFIX`]: the live view ([`crate::view`]), its
+/// fault forms, and the clock.
 fn katas_route(app: &App, request: &Request) -> Response {
     let rest = &request.path[KATAS_PREFIX.len()..];
     match (request.method.as_str(), rest) {
+        ("GET", "") => live_view(app, request),
+        ("POST", "fault") => fault(app, request),
         ("POST", "advance") => advance(app, request),
-        _ => Response::text(404, "not found under /_katas/: POST /_katas/advance?ms=N"),
+        _ => Response::text(
+            404,
+            "not found under /_katas/: GET /_katas/ (the live view), POST /_katas/fault?op=…, \
+             POST /_katas/advance?ms=N",
+        ),
+    }
+}
+
+/// `GET /_katas/`: the live view, with the world caught up to the wall clock first (so a
+/// lagging replica catches up, or an election ends, while nobody sends requests).
+fn live_view(app: &App, request: &Request) -> Response {
+    app.clock.catch_up(&app.world);
+    let form = request.form();
+    let flash = form
+        .iter()
+        .find(|(k, _)| k == "done")
+        .map(|(_, v)| v.as_str());
+    let header = view::Header {
+        clock: match app.clock.mode() {
+            ClockMode::Real => "real",
+            ClockMode::Manual => "manual",
+        },
+        flash,
+    };
+    let mut response = Response::new(
+        200,
+        "text/html; charset=utf-8",
+        view::draw(&app.world, &header),
+    );
+    response.headers.push(("Cache-Control", "no-store".into()));
+    response
+}
+
+/// `POST /_katas/fault?op=…`: one of the engine's faults ([`view::faults`]), then back to the
+/// view (303) saying what was done.
+fn fault(app: &App, request: &Request) -> Response {
+    if let Some(why) = cross_site(request) {
+        return Response::text(403, why);
+    }
+    app.clock.catch_up(&app.world);
+    match view::faults::apply(&app.world, &request.form()) {
+        Ok(done) => {
+            let mut response = Response::text(303, done.clone());
+            response.headers.push((
+                "Location",
+                format!("{KATAS_PREFIX}?done={}", http::form_encode(&done)),
+            ));
+            response
+        }
+        Err(why) => Response::text(400, why),
+    }
+}
+
+/// Why a fault form is refused: a browser posted it from another site's page. Browsers say
+/// where a form came from (`Origin`, `Sec-Fetch-Site`); `curl` and the tests say neither.
+fn cross_site(request: &Request) -> Option<&'static str> {
+    let refused = "fault forms are accepted from the live view's own page only";
+    if request.header("sec-fetch-site") == Some("cross-site") {
+        return Some(refused);
+    }
+    match (request.header("origin"), request.header("host")) {
+        (Some("null"), _) => Some(refused),
+        (Some(origin), Some(host)) if origin.split_once("://").map(|(_, h)| h) != Some(host) => {
+            Some(refused)
+        }
+        _ => None,
     }
 }
 

@@ -252,6 +252,10 @@ pub struct TestGrade {
     pub actual: Option<String>,
     /// Seed of a seeded test.
     pub seed: Option<u64>,
+    /// Its run time as the test kit measured it (JUnit's per-test `time`; not in the JSON
+    /// formats, whose shape stays as it was).
+    #[serde(skip)]
+    pub millis: Option<u64>,
 }
 
 /// Grades the submissions; `log` gets one progress line per graded submission-kata.
@@ -672,6 +676,7 @@ fn blank(kata: &Kata, info: &KataInfo, status: KataStatus, reason: String) -> Ka
                 expected: None,
                 actual: None,
                 seed: None,
+                millis: None,
             })
             .collect(),
         build_secs: 0.0,

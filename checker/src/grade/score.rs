@@ -33,6 +33,7 @@ pub(super) fn score(
                 expected: got.and_then(|x| x.expected.as_deref().map(|v| clean(v, MAX_VALUE))),
                 actual: got.and_then(|x| x.actual.as_deref().map(|v| clean(v, MAX_VALUE))),
                 seed: got.and_then(|x| x.seed),
+                millis: got.and_then(|x| x.millis),
             }
         })
         .collect();

@@ -113,6 +113,7 @@ impl Collector {
                     location: text("location"),
                     output,
                     points: 0,
+                    millis: ev["millis"].as_u64(),
                 });
             }
             Some("end") => self.ended = true,
@@ -262,6 +263,7 @@ pub(super) fn run(root: &Path, exe: &Path, opts: &CheckOptions, timeout: Duratio
             location: None,
             output,
             points: 0,
+            millis: None,
         });
     }
     for name in &c.plan {
@@ -309,6 +311,7 @@ fn not_run(name: &str) -> TestResult {
         location: None,
         output: String::new(),
         points: 0,
+        millis: None,
     }
 }
 

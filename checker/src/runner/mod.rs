@@ -118,6 +118,9 @@ pub struct TestResult {
     pub output: String,
     /// Points it is worth (from the manifest).
     pub points: u32,
+    /// How long it ran, all its seeds together, as the test kit measured it (none for a test
+    /// that did not finish).
+    pub millis: Option<u64>,
 }
 
 impl TestResult {

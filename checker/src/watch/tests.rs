@@ -91,6 +91,7 @@ fn result(kata: &str, passed: bool) -> Result<CheckResult, String> {
             location: None,
             output: String::new(),
             points: 1,
+            millis: None,
         }],
         output: String::new(),
         output_truncated: false,

@@ -1,8 +1,11 @@
-//! Seeing inside: partitions, replicas, per-second load, the request log, and a text picture
-//! of a table's partitions.
+//! Seeing inside: partitions, replicas, per-second load, the request log, the tables with
+//! their indexes and stream shards, and a text picture of a table's partitions.
 //!
 //! Everything here reads the world without changing it (it does not even move replication
-//! along), so a test can look as often as it likes.
+//! along), so a test can look as often as it likes. Nothing here is a request either: unlike
+//! `DescribeTable` or `DescribeStream` through a client, looking leaves no trace in the
+//! request log — which is what a live view that polls every second needs (`katas-serve`'s
+//! `/_katas/` page is drawn from these accessors alone).
 
 use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
@@ -13,8 +16,9 @@ use super::World;
 use crate::error::{Exception, Result};
 use crate::table::key::KeyValue;
 use crate::table::partition::AZ_NAMES;
+use crate::table::IndexKind;
 use crate::table::{Store, Table};
-use crate::types::BillingMode;
+use crate::types::{BillingMode, IndexStatus, ProvisionedThroughput, StreamViewType, TableStatus};
 use crate::value::AttributeValue;
 
 /// One partition as the inspection API shows it.
@@ -53,6 +57,115 @@ pub struct PartitionSecond {
     pub leader: Option<Az>,
     /// How many writes the most lagging replica was behind at the end of the second.
     pub replica_lag_writes: u64,
+}
+
+/// One table at a glance: what `DescribeTable` and `DescribeStream` would say, without
+/// being a request.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableInfo {
+    pub name: String,
+    pub status: TableStatus,
+    pub billing_mode: BillingMode,
+    /// Provisioned throughput (provisioned tables only).
+    pub throughput: Option<ProvisionedThroughput>,
+    pub item_count: usize,
+    pub bytes: usize,
+    pub partition_count: usize,
+    /// Secondary indexes, in the order they were declared.
+    pub indexes: Vec<IndexInfo>,
+    /// The table's stream, while it has (or recently had) one.
+    pub stream: Option<StreamInfo>,
+}
+
+/// One secondary index at a glance.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IndexInfo {
+    pub name: String,
+    pub kind: IndexKind,
+    /// `CREATING` while backfilling, then `ACTIVE`.
+    pub status: IndexStatus,
+    /// While backfilling: when the backfill completes (simulated ms).
+    pub backfill_due_ms: Option<u64>,
+    /// Table changes on their way to this (global) index: its lag, counted in writes.
+    pub pending_changes: usize,
+    /// When the last of those changes lands (simulated ms); `None` when caught up.
+    pub caught_up_at_ms: Option<u64>,
+    pub item_count: usize,
+    pub bytes: usize,
+    pub partition_count: usize,
+}
+
+/// A table's stream at a glance.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamInfo {
+    pub arn: String,
+    pub label: String,
+    pub view_type: StreamViewType,
+    /// Disabled streams keep their records for the retention period, then go.
+    pub disabled: bool,
+    /// Shards in the order they were opened: parents before their children.
+    pub shards: Vec<ShardInfo>,
+}
+
+/// One stream shard: its lineage and how many records it holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShardInfo {
+    pub shard_id: String,
+    /// The shard this one continues after a split.
+    pub parent_shard_id: Option<String>,
+    /// The partition whose changes it carries.
+    pub partition: u32,
+    /// Records still kept (not trimmed by retention).
+    pub records: usize,
+    /// Closed shards (their partition split) take no more records.
+    pub open: bool,
+}
+
+fn table_info(t: &Table) -> TableInfo {
+    TableInfo {
+        name: t.name.clone(),
+        status: t.status,
+        billing_mode: t.billing_mode,
+        throughput: t.throughput,
+        item_count: t.store.item_count(),
+        bytes: t.store.size_bytes(),
+        partition_count: t.store.partitions.len(),
+        indexes: t
+            .indexes
+            .iter()
+            .map(|i| {
+                let queued = t.index_queue.iter().filter(|p| p.index == i.name);
+                IndexInfo {
+                    name: i.name.clone(),
+                    kind: i.kind,
+                    status: i.status,
+                    backfill_due_ms: i.backfill_due_ms,
+                    pending_changes: queued.clone().count(),
+                    caught_up_at_ms: queued.map(|p| p.due_ms).max(),
+                    item_count: i.store.item_count(),
+                    bytes: i.store.size_bytes(),
+                    partition_count: i.store.partitions.len(),
+                }
+            })
+            .collect(),
+        stream: t.stream_log.as_ref().map(|s| StreamInfo {
+            arn: s.arn.clone(),
+            label: s.label.clone(),
+            view_type: s.view_type,
+            disabled: s.disabled,
+            shards: s
+                .shards
+                .iter()
+                .map(|sh| ShardInfo {
+                    shard_id: sh.shard_id.clone(),
+                    parent_shard_id: sh.parent_shard_id.clone(),
+                    partition: sh.partition,
+                    records: sh.records.len(),
+                    open: sh.ending_sequence_number.is_none(),
+                })
+                .collect(),
+        }),
+    }
 }
 
 fn table<'a>(tables: &'a crate::table::Tables, name: &str) -> Result<&'a Table> {
@@ -202,6 +315,23 @@ impl World {
     /// The most recent requests (up to the configured capacity), oldest first.
     pub fn request_log(&self) -> Vec<RequestRecord> {
         self.lock().log.records.iter().cloned().collect()
+    }
+
+    /// The last `n` requests of the log, oldest first (cheaper than [`World::request_log`]
+    /// for a view that shows only the tail of a long log).
+    pub fn request_log_tail(&self, n: usize) -> Vec<RequestRecord> {
+        let state = self.lock();
+        let records = &state.log.records;
+        records
+            .iter()
+            .skip(records.len().saturating_sub(n))
+            .cloned()
+            .collect()
+    }
+
+    /// Every table, in name order, with its indexes and stream shards.
+    pub fn tables(&self) -> Vec<TableInfo> {
+        self.lock().tables.values().map(table_info).collect()
     }
 
     /// Counts over every request since the world began.

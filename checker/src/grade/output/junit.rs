@@ -5,8 +5,9 @@
 //! of its tests an `<error>` carrying that reason; a kata missing from the submission makes
 //! them `<skipped>`. The suite's `<system-out>` says how the kata ended.
 //!
-//! A `<testcase>`'s `time` is its kata's test-run time divided evenly over its tests: the
-//! test kit reports no per-test times, and the suite's own `time` (build and run) is exact.
+//! A `<testcase>`'s `time` is the test's own run time as the test kit measured it (all its
+//! seeds); a test that did not finish (a timeout, a crash) gets its kata's test-run time
+//! divided evenly over its tests. The suite's own `time` is the kata's build and run.
 
 use std::fmt::Write;
 
@@ -58,9 +59,10 @@ pub(super) fn render(g: &Grades) -> String {
             for t in &k.tests {
                 let _ = write!(
                     suites,
-                    "    <testcase classname=\"{}\" name=\"{}\" time=\"{per_test:.3}\"",
+                    "    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3}\"",
                     esc(&format!("{}.{}", l.learner, k.kata)),
-                    esc(&t.name)
+                    esc(&t.name),
+                    t.millis.map_or(per_test, |ms| ms as f64 / 1000.0)
                 );
                 if missing {
                     let reason = k.reason.as_deref().unwrap_or("missing");

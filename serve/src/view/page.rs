@@ -1,0 +1,432 @@
+//! The page: one section per table, then the request log's tail.
+
+use std::fmt::Write as _;
+
+use engine::world::faults::Az;
+use engine::world::inspect::{IndexInfo, PartitionInfo, PartitionSecond, StreamInfo, TableInfo};
+use engine::world::log::RequestRecord;
+use engine::World;
+use engine::{table::IndexKind, types::BillingMode};
+
+use super::chart::{self, Series};
+use super::{esc, LOG_TAIL, REFRESH_MS, WINDOW_S};
+
+/// What the server adds to the world's own state at the top of the page.
+#[derive(Debug)]
+pub struct Header<'a> {
+    /// `real` or `manual`.
+    pub clock: &'a str,
+    /// What the last fault did (the `done` of the redirect after a fault form).
+    pub flash: Option<&'a str>,
+}
+
+/// The whole page.
+pub fn draw(world: &World, header: &Header) -> String {
+    let now_ms = world.now().as_millis() as u64;
+    let now_s = now_ms / 1000;
+    let window = ((now_s + 1).saturating_sub(WINDOW_S), now_s);
+    let config = world.config();
+    let ceilings = (
+        config.partition_read_ceiling,
+        config.partition_write_ceiling,
+    );
+    let totals = world.request_totals();
+    let errors: u64 = totals.errors.values().sum();
+    let mut out = String::with_capacity(64 * 1024);
+    let _ = write!(
+        out,
+        r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><title>katas serve — live view</title><style>{STYLE}</style></head><body>"#
+    );
+    if let Some(flash) = header.flash {
+        let _ = write!(out, r#"<p class="flash">{}</p>"#, esc(flash));
+    }
+    let _ = write!(
+        out,
+        r#"<main id="live"><header><h1>DynamoDB Katas — live view</h1><p class="meta">simulated time <b>{}</b> · clock {} · {} requests · <span class="{}">{} throttled</span> · {} errors · charts: the last {WINDOW_S} s, per second · ceiling per partition {:.0} WCU / {:.0} RCU</p></header>"#,
+        seconds(now_ms),
+        esc(header.clock),
+        totals.requests,
+        if totals.throttled > 0 { "bad" } else { "" },
+        totals.throttled,
+        errors,
+        ceilings.1,
+        ceilings.0,
+    );
+    fault_bar(&mut out);
+    let tables = world.tables();
+    if tables.is_empty() {
+        out.push_str(r#"<p class="empty">No tables yet: create one, e.g. <code>aws dynamodb create-table … --endpoint-url http://127.0.0.1:8000</code></p>"#);
+    }
+    for t in &tables {
+        let partitions = world.partitions(&t.name).unwrap_or_default();
+        let metrics = world.partition_metrics(&t.name, None).unwrap_or_default();
+        table_section(&mut out, t, &partitions, &metrics, window, ceilings);
+        indexes_section(&mut out, world, t, window);
+        if let Some(stream) = &t.stream {
+            stream_section(&mut out, stream);
+        }
+        out.push_str("</section>");
+    }
+    log_section(&mut out, &world.request_log_tail(LOG_TAIL), totals.requests);
+    let _ = write!(
+        out,
+        "</main><script>{}</script></body></html>",
+        SCRIPT.replace("REFRESH_MS", &REFRESH_MS.to_string())
+    );
+    out
+}
+
+fn fault_bar(out: &mut String) {
+    out.push_str(r#"<section class="faults"><h2>Faults</h2>"#);
+    for az in Az::ALL {
+        let n = az.name();
+        let _ = write!(
+            out,
+            r#"<span class="az">{n} {}{}</span>"#,
+            button(&format!("op=fail_az&az={n}"), "fail", "danger"),
+            button(&format!("op=heal_az&az={n}"), "heal", ""),
+        );
+    }
+    out.push_str(&button("op=heal_all", "heal all", ""));
+    out.push_str(r#"<span class="hint">per partition: stop its leader, lag a replica (in the partition rows)</span></section>"#);
+}
+
+/// A form that is one button posting `query` to the fault route.
+fn button(query: &str, label: &str, class: &str) -> String {
+    format!(
+        r#"<form method="post" action="/_katas/fault?{}"><button class="{class}">{}</button></form>"#,
+        esc(query),
+        esc(label)
+    )
+}
+
+fn table_section(
+    out: &mut String,
+    t: &TableInfo,
+    partitions: &[PartitionInfo],
+    metrics: &[PartitionSecond],
+    (from, to): (u64, u64),
+    ceilings: (f64, f64),
+) {
+    let mode = match (t.billing_mode, t.throughput) {
+        (BillingMode::Provisioned, Some(tp)) => format!(
+            "provisioned {} RCU / {} WCU (table-wide)",
+            tp.read_capacity_units, tp.write_capacity_units
+        ),
+        (BillingMode::Provisioned, None) => "provisioned".into(),
+        (BillingMode::PayPerRequest, _) => "on-demand".into(),
+    };
+    let _ = write!(
+        out,
+        r#"<section class="table" id="table-{name}"><h2>Table {name} <small>{} · {mode} · {} items · {} · {} partition{}</small></h2>"#,
+        t.status.as_str(),
+        t.item_count,
+        bytes(t.bytes),
+        t.partition_count,
+        if t.partition_count == 1 { "" } else { "s" },
+        name = esc(&t.name),
+    );
+    out.push_str(r#"<table class="partitions"><tr><th>partition</th><th>hash range</th><th>items</th><th>size</th>"#);
+    for az in Az::ALL {
+        let _ = write!(out, "<th>{}</th>", az.name());
+    }
+    out.push_str("<th>capacity per second</th><th>faults</th></tr>");
+    for p in partitions {
+        let series = Series::of(metrics, p.id, from, to);
+        let throttled = series.throttled_total();
+        let _ = write!(
+            out,
+            r#"<tr class="partition{}" data-partition="{}"><td class="pid">{}{}</td><td><code>{}</code></td><td>{}</td><td>{}</td>"#,
+            if throttled > 0 { " throttled" } else { "" },
+            p.id,
+            p.id,
+            match (throttled, p.leader) {
+                (0, Some(_)) => String::new(),
+                (0, None) => r#"<br><span class="badge warn">ELECTING</span>"#.into(),
+                (n, _) => format!(r#"<br><span class="badge bad">THROTTLED {n}×</span>"#),
+            },
+            hash_range(p.hash_range),
+            p.item_count,
+            bytes(p.bytes),
+        );
+        replica_cells(out, p);
+        let _ = write!(
+            out,
+            r#"<td>{}<div class="caption">peak {:.0} WCU/s · {:.0} RCU/s{}</div></td>"#,
+            chart::svg(&format!("partition {}", p.id), &series, ceilings),
+            series.peak_write(),
+            series.peak_read(),
+            if throttled > 0 {
+                format!(" · {throttled} requests throttled")
+            } else {
+                String::new()
+            }
+        );
+        partition_faults(out, &t.name, p);
+        out.push_str("</tr>");
+    }
+    out.push_str("</table>");
+}
+
+fn replica_cells(out: &mut String, p: &PartitionInfo) {
+    for r in &p.replicas {
+        let leader = p.leader == Some(r.az);
+        let (class, role) = match (r.up, leader) {
+            (false, _) => ("replica down", "DOWN"),
+            (true, true) => ("replica leader", "leader"),
+            (true, false) => ("replica", "follower"),
+        };
+        let mut detail = String::new();
+        if r.lag_writes > 0 || !r.up {
+            let _ = write!(
+                detail,
+                r#"<br><span class="lag">lag {} write{}</span>"#,
+                r.lag_writes,
+                if r.lag_writes == 1 { "" } else { "s" }
+            );
+        } else if !leader && r.up {
+            detail.push_str(r#"<br><span class="ok">caught up</span>"#);
+        }
+        if r.extra_lag_ms > 0 {
+            let _ = write!(
+                detail,
+                r#"<br><span class="lag">+{} ms injected</span>"#,
+                r.extra_lag_ms
+            );
+        }
+        let _ = write!(
+            out,
+            r#"<td class="{class}" data-az="{}">{role}{detail}</td>"#,
+            r.az.name()
+        );
+    }
+}
+
+fn partition_faults(out: &mut String, table: &str, p: &PartitionInfo) {
+    let t = esc(table);
+    let _ = write!(
+        out,
+        r#"<td class="controls">{}<form method="post" action="/_katas/fault"><input type="hidden" name="op" value="lag_replica"><input type="hidden" name="table" value="{t}"><input type="hidden" name="partition" value="{}"><select name="az">"#,
+        button(
+            &format!("op=stop_leader&table={table}&partition={}", p.id),
+            "stop leader",
+            "danger"
+        ),
+        p.id
+    );
+    // The first follower is the likely choice: a lagging leader changes nothing.
+    let pick = Az::ALL.into_iter().find(|az| p.leader != Some(*az));
+    for az in Az::ALL {
+        let selected = if pick == Some(az) { " selected" } else { "" };
+        let _ = write!(out, r#"<option{selected}>{}</option>"#, az.name());
+    }
+    out.push_str(r#"</select><input type="number" name="ms" value="5000" min="0" max="3600000" step="100" required> ms <button>lag replica</button></form></td>"#);
+}
+
+fn indexes_section(out: &mut String, world: &World, t: &TableInfo, (from, to): (u64, u64)) {
+    if t.indexes.is_empty() {
+        return;
+    }
+    let now_ms = world.now().as_millis() as u64;
+    out.push_str(r#"<h3>Secondary indexes</h3><table class="indexes"><tr><th>index</th><th>kind</th><th>status</th><th>lag</th><th>items</th><th>size</th><th>partitions: items · leader · replica lag · peak WCU/s · throttled</th></tr>"#);
+    for i in &t.indexes {
+        let _ = write!(
+            out,
+            r#"<tr class="index" data-index="{}"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>"#,
+            esc(&i.name),
+            esc(&i.name),
+            match i.kind {
+                IndexKind::Global => "global",
+                IndexKind::Local => "local",
+            },
+            index_status(i, now_ms),
+            index_lag(i, now_ms),
+            i.item_count,
+            bytes(i.bytes),
+        );
+        if i.kind == IndexKind::Global {
+            let parts = world.index_partitions(&t.name, &i.name).unwrap_or_default();
+            let metrics = world
+                .partition_metrics(&t.name, Some(&i.name))
+                .unwrap_or_default();
+            for p in &parts {
+                let s = Series::of(&metrics, p.id, from, to);
+                let lag = p.replicas.iter().map(|r| r.lag_writes).max().unwrap_or(0);
+                let thr = s.throttled_total();
+                let _ = write!(
+                    out,
+                    r#"<div class="ipart{}">{} <code>{}</code> · {} items · {} · lag {lag} · {:.0} WCU/s{}</div>"#,
+                    if thr > 0 { " throttled" } else { "" },
+                    p.id,
+                    hash_range(p.hash_range),
+                    p.item_count,
+                    p.leader.map_or("electing", Az::name),
+                    s.peak_write(),
+                    if thr > 0 {
+                        format!(r#" · <span class="badge bad">THROTTLED {thr}×</span>"#)
+                    } else {
+                        String::new()
+                    }
+                );
+            }
+        } else {
+            out.push_str("lives in the table's partitions");
+        }
+        out.push_str("</td></tr>");
+    }
+    out.push_str("</table>");
+}
+
+fn index_status(i: &IndexInfo, now_ms: u64) -> String {
+    match i.backfill_due_ms {
+        Some(due) => format!(
+            r#"<span class="badge warn">{} · backfilling</span> done in {}"#,
+            i.status.as_str(),
+            seconds(due.saturating_sub(now_ms))
+        ),
+        None => i.status.as_str().to_string(),
+    }
+}
+
+fn index_lag(i: &IndexInfo, now_ms: u64) -> String {
+    match (i.kind, i.caught_up_at_ms) {
+        (IndexKind::Local, _) => "none (updated with the table)".into(),
+        (_, None) => r#"<span class="ok">caught up</span>"#.into(),
+        (_, Some(due)) => format!(
+            r#"<span class="lag">{} change{} in flight</span>, all in by {}"#,
+            i.pending_changes,
+            if i.pending_changes == 1 { "" } else { "s" },
+            if due <= now_ms {
+                "now".to_string()
+            } else {
+                format!("+{}", seconds(due - now_ms))
+            }
+        ),
+    }
+}
+
+fn stream_section(out: &mut String, s: &StreamInfo) {
+    let _ = write!(
+        out,
+        r#"<h3>Stream <small>{} · {}{}</small></h3><ul class="shards">"#,
+        esc(&s.label),
+        s.view_type.as_str(),
+        if s.disabled { " · disabled" } else { "" }
+    );
+    // Roots first, each followed by its descendants, indented by generation.
+    fn walk(out: &mut String, s: &StreamInfo, parent: Option<&str>, depth: usize) {
+        for sh in s
+            .shards
+            .iter()
+            .filter(|sh| sh.parent_shard_id.as_deref() == parent)
+        {
+            let _ = write!(
+                out,
+                r#"<li style="margin-left:{}em" class="shard{}">{}{} · partition {} · {} record{} · {}</li>"#,
+                depth * 2,
+                if sh.open { " open" } else { "" },
+                if depth > 0 { "└ " } else { "" },
+                esc(&sh.shard_id),
+                sh.partition,
+                sh.records,
+                if sh.records == 1 { "" } else { "s" },
+                if sh.open { "open" } else { "closed (split)" }
+            );
+            walk(out, s, Some(&sh.shard_id), depth + 1);
+        }
+    }
+    walk(out, s, None, 0);
+    // A shard whose parent was trimmed away is a root too.
+    let ids: Vec<&str> = s.shards.iter().map(|sh| sh.shard_id.as_str()).collect();
+    for sh in &s.shards {
+        if let Some(p) = sh.parent_shard_id.as_deref().filter(|p| !ids.contains(p)) {
+            walk(out, s, Some(p), 0);
+        }
+    }
+    out.push_str("</ul>");
+}
+
+fn log_section(out: &mut String, records: &[RequestRecord], total: u64) {
+    let _ = write!(
+        out,
+        r#"<section class="log"><h2>Request log <small>the last {} of {total}, newest first</small></h2><table class="log"><tr><th>#</th><th>time</th><th>operation</th><th>table / index</th><th>partitions</th><th>RCU</th><th>WCU</th><th>outcome</th></tr>"#,
+        records.len()
+    );
+    for r in records.iter().rev() {
+        let partitions: Vec<String> = r.partitions.iter().map(|(_, p)| p.to_string()).collect();
+        let target = match &r.index {
+            Some(i) => format!("{} / {}", r.tables.join(", "), i),
+            None => r.tables.join(", "),
+        };
+        let outcome = match r.error {
+            None => r#"<span class="ok">ok</span>"#.to_string(),
+            Some(e) if r.throttled() => format!(r#"<span class="badge bad">{e}</span>"#),
+            Some(e) => format!(r#"<span class="err">{e}</span>"#),
+        };
+        let _ = write!(
+            out,
+            r#"<tr class="req{}"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{outcome}</td></tr>"#,
+            if r.throttled() { " throttled" } else { "" },
+            r.seq,
+            seconds(r.at_ms),
+            r.operation,
+            esc(&target),
+            partitions.join(" "),
+            units(r.read_units),
+            units(r.write_units),
+        );
+    }
+    out.push_str("</table></section>");
+}
+
+/// The first four hex digits of each end: enough to see how the key space is cut.
+fn hash_range((start, end): (u64, u64)) -> String {
+    format!("{:04x}…–{:04x}…", start >> 48, end >> 48)
+}
+
+fn seconds(ms: u64) -> String {
+    format!("{}.{:03} s", ms / 1000, ms % 1000)
+}
+
+fn units(u: f64) -> String {
+    if u == 0.0 {
+        "·".into()
+    } else {
+        format!("{u}")
+    }
+}
+
+fn bytes(n: usize) -> String {
+    match n {
+        n if n < 10 * 1024 => format!("{n} B"),
+        n if n < 10 * 1024 * 1024 => format!("{} KB", n / 1024),
+        n => format!("{} MB", n / (1024 * 1024)),
+    }
+}
+
+const STYLE: &str = "\
+body{font:13px/1.35 system-ui,sans-serif;margin:0;background:#fafafa;color:#1f2328}\
+main{padding:10px 16px}h1{font-size:18px;margin:4px 0}h2{font-size:15px;margin:14px 0 6px}\
+h3{font-size:13px;margin:10px 0 4px}small{font-weight:normal;color:#57606a}\
+.meta{color:#57606a;margin:2px 0}.flash{background:#fff8c5;margin:0;padding:4px 16px}\
+table{border-collapse:collapse;background:#fff}td,th{border:1px solid #d0d7de;padding:3px 6px;\
+vertical-align:top;text-align:left}th{background:#f6f8fa;font-weight:600}\
+tr.throttled>td.pid,tr.req.throttled{background:#ffebe9}\
+.badge{display:inline-block;border-radius:3px;padding:0 4px;font-size:11px;font-weight:600}\
+.bad{background:#cf222e;color:#fff}.warn{background:#bf8700;color:#fff}.ok{color:#1a7f37}\
+.err{color:#9a6700}.lag{color:#bc4c00;font-weight:600}\
+td.leader{background:#dafbe1}td.down{background:#ffebe9;color:#cf222e;font-weight:600}\
+.caption{color:#57606a;font-size:11px}form{display:inline;margin:0 2px}\
+.controls form{display:block;margin:2px 0}.faults .az{margin-right:12px}\
+button{font-size:12px;cursor:pointer}button.danger{color:#cf222e}.hint{color:#57606a}\
+svg.chart{display:block;background:#fff}svg text{font-size:9px;fill:#57606a}\
+svg text.thr{fill:#cf222e;font-weight:600}rect.thr{fill:#cf222e;opacity:.25}\
+line.axis{stroke:#8c959f}line.wcap{stroke:#0969da;stroke-dasharray:3 3}\
+line.rcap{stroke:#1a7f37;stroke-dasharray:3 3}polyline{fill:none;stroke-width:1.5}\
+polyline.write{stroke:#0969da}polyline.read{stroke:#1a7f37}\
+.ipart{white-space:nowrap}.ipart.throttled{color:#cf222e}ul.shards{margin:0;padding-left:16px}\
+li.shard.open{font-weight:600}code{font-size:12px}";
+
+/// Fetches the page every `REFRESH_MS` and swaps its `<main>`, except while a form field
+/// has focus (a lag being typed) or a fetch is still out.
+const SCRIPT: &str = r#"(function(){var busy=false;setInterval(function(){var a=document.activeElement;if(busy||document.hidden||(a&&a.form))return;busy=true;fetch(location.pathname,{cache:"no-store"}).then(function(r){return r.text()}).then(function(t){var n=new DOMParser().parseFromString(t,"text/html").getElementById("live");if(n)document.getElementById("live").replaceWith(n)}).catch(function(){}).finally(function(){busy=false})},REFRESH_MS)})();"#;
