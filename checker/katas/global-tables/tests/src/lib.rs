@@ -157,6 +157,38 @@ fn items_in(replicas: &Replicas, region: &str, pk: &str) -> Vec<Item> {
     out.items().to_vec()
 }
 
+/// The items under `pk` in `region`'s replica, one indented line each, for a message.
+fn parts_text(replicas: &Replicas, region: &str, pk: &str) -> String {
+    let items = items_in(replicas, region, pk);
+    if items.is_empty() {
+        return "  (no item)".to_string();
+    }
+    items
+        .iter()
+        .map(|i| format!("  {}", item_line(&Some(i.clone()))))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The writes to the table logged from request `from` on, as `PutItem (request #12)`.
+fn writes_since(world: &World, from: u64) -> String {
+    let writes: Vec<String> = world
+        .request_log()
+        .into_iter()
+        .filter(|r| r.seq >= from && r.consistent_read.is_none() && r.touches(TABLE))
+        .map(|r| format!("{} (request #{})", r.operation, r.seq))
+        .collect();
+    if writes.is_empty() {
+        "no write".to_string()
+    } else {
+        writes.join(", ")
+    }
+}
+
+fn next_seq(world: &World) -> u64 {
+    world.request_log().last().map(|r| r.seq + 1).unwrap_or(0)
+}
+
 fn profile_text(p: &Option<Profile>) -> String {
     match p {
         None => "None".to_string(),
@@ -242,8 +274,9 @@ fn counts_and_loads_profiles(seed: u64) {
             fail(format!(
                 "{total} visits to {page:?} were counted across the three Regions, one Region after \
                  another with a second between them, and replication has settled — but visits(here = \
-                 {region:?}) returned {seen}. The total is the sum of every Region's part: read all \
-                 of them (a Query of the page's items), not only the one of the Region you are in."
+                 {region:?}) returned {seen}. The replica in {region} holds every Region's part:\n{}\n\
+                 The total is the sum of all of them, whichever Region reads it.",
+                parts_text(&replicas, region, &format!("PAGE#{page}"))
             ));
         }
     }
@@ -280,10 +313,12 @@ fn counts_and_loads_profiles(seed: u64) {
         update_profile(&replicas, here, &ana, &first),
     );
     world.settle();
+    let change_from = next_seq(&world);
     or_fail(
         "update_profile",
         update_profile(&replicas, here, &ana, &email("ana@example.org")),
     );
+    let change_writes = writes_since(&world, change_from);
     world.settle();
     let expected = Profile {
         display_name: Some("Ana".into()),
@@ -296,9 +331,9 @@ fn counts_and_loads_profiles(seed: u64) {
                 format!(
                     "{} (home Region {home}) saved display_name and email, then changed only the \
                      email (both in {here}, replication settled); load_profile(here = {region:?}) \
-                     returned another profile. A change sets the fields that are Some and leaves \
-                     the others as they are (an UpdateItem with SET; a PutItem replaces the whole \
-                     item).",
+                     returned another profile. The change of the email sent: {change_writes}. A \
+                     change must leave the fields it does not hold as they are, and a PutItem \
+                     replaces the whole item: every attribute it does not carry is gone.",
                     ana.id
                 ),
                 profile_text(&Some(expected.clone())),
@@ -385,9 +420,9 @@ fn no_visit_lost_across_regions(seed: u64) {
         fail(format!(
             "The three Regions counted {VISITS_PER_REGION} visits each to page \"home\" at the \
              same time, a few ms apart. The engine recorded {} replication conflict(s); the \
-             first:\n{}\n{why} In a global table no item may be written by two Regions: give \
-             each Region an item of its own for its part of the count, and sum the parts when \
-             you read.",
+             first:\n{}\n{why} In a global table, writes to one item from two Regions within \
+             the replication delay conflict, and last writer wins keeps one of them, silently: \
+             no item may be written by two Regions.",
             conflicts.len(),
             conflict_text(first),
         ));
@@ -401,7 +436,9 @@ fn no_visit_lost_across_regions(seed: u64) {
             fail(format!(
                 "The three Regions counted {VISITS_PER_REGION} visits each to page \"home\" \
                  ({total} in all) and replication has settled with no conflict, but visits(here = \
-                 {region:?}) returned {seen}. Sum every Region's part."
+                 {region:?}) returned {seen}. The replica in {region} holds:\n{}\nThe total is \
+                 the sum of every Region's part.",
+                parts_text(&replicas, region, "PAGE#home")
             ));
         }
     }
@@ -479,19 +516,27 @@ fn reads_your_profile_write_in_any_region(seed: u64) {
                 (Some(r), true) if r.consistent_read == Some(false) => format!(
                     "That read was eventually consistent ({} with ConsistentRead false): in {home} \
                      it may be answered by any replica of the item's partition, and two of the \
-                     three are {} s behind here. Read with ConsistentRead = true.",
+                     three are {} s behind here (request #{}). An eventually consistent read may \
+                     be served by a replica that has not received the write yet, in the home Region \
+                     too.",
                     r.operation,
-                    FOLLOWER_LAG.as_secs()
+                    FOLLOWER_LAG.as_secs(),
+                    r.seq
                 ),
                 _ if !pending.is_empty() => format!(
-                    "The change has not reached {region} yet (on its way: {}). A read in another \
-                     Region sees a write only once it is replicated, up to a second later: read \
-                     the user's own profile in their home Region, where every change is written.",
+                    "The change has not reached {region} yet (on its way: {}). A replica in one \
+                     Region sees a write made in another only once it is replicated, up to a second \
+                     later; a strongly consistent read is strong only in the Region it is sent to.",
                     pending.join("; ")
                 ),
-                _ => "Read the user's own profile in their home Region, where every change is \
-                      written, with ConsistentRead = true."
-                    .to_string(),
+                (Some(r), _) => format!(
+                    "The last read of the table was {} (request #{}, ConsistentRead {}), and it \
+                     did not see the change just made.",
+                    r.operation,
+                    r.seq,
+                    r.consistent_read == Some(true)
+                ),
+                (None, _) => "The request log holds no read of the table.".to_string(),
             };
             fail(format!(
                 "{} (home Region {home}) set display_name = {new_name:?} through {wrote_in} at {}; \
@@ -555,8 +600,8 @@ fn profile_changes_are_written_in_the_home_region(seed: u64) {
         fail(format!(
             "{} is homed in {home}; {} (the engine's pending replication shows where each write \
              left from).{conflict}\nWrites to one item from two Regions within the replication \
-             delay conflict. Send every change of a profile to its home Region, whichever Region \
-             served the request.",
+             delay conflict, and last writer wins keeps only one of them, in every replica: an \
+             item that several Regions change needs one Region that makes all its writes.",
             cy.id,
             stray.join("; ")
         ));
@@ -624,8 +669,9 @@ fn home_region_down_fails_the_write(seed: u64) {
             };
             fail(format!(
                 "{home} is down (every request to it gets ServiceUnavailable), yet update_profile \
-                 for {} (homed in {home}) requested in {here} returned Ok, {wrote}. A profile is \
-                 written only in its home Region: return the error.",
+                 for {} (homed in {home}) requested in {here} returned Ok, {wrote}. A write made \
+                 outside the item's home Region conflicts with the home Region's own writes; the \
+                 README asks for the home Region's error while it is down.",
                 di.id
             ));
         }
@@ -634,7 +680,8 @@ fn home_region_down_fails_the_write(seed: u64) {
     if !from.is_empty() {
         fail(format!(
             "With {home} down, update_profile for {} returned the error but also wrote the change \
-             in {}: a profile is written only in its home Region.",
+             in {}: once {home} is back, that write and the home Region's own writes to the item \
+             conflict, and last writer wins drops one.",
             di.id,
             from.join(", ")
         ));
@@ -643,7 +690,9 @@ fn home_region_down_fails_the_write(seed: u64) {
         Err(e) if e.code() == Some("ServiceUnavailable") => {}
         other => fail(format!(
             "With {home} down, load_profile for {} (homed there) requested in {here} returned {}, \
-             not the ServiceUnavailable its home Region answered (the README: return the error).",
+             not the ServiceUnavailable its home Region answered: a read anywhere else may miss \
+             the user's latest change, and the README asks for the home Region's error while it \
+             is down.",
             di.id,
             match other {
                 Ok(p) => format!("Ok({})", profile_text(&p)),
