@@ -99,9 +99,8 @@ fn places_orders_and_relays_every_change() {
             fail(wrap(&format!(
                 "place_order({id}) sent {} — a dual write: the application wrote the order and \
                  published its event itself. A crash between the two requests loses the event \
-                 (or invents one, the other way round). Write the order only — one PutItem to \
-                 {ORDERS_TABLE} — and let the relay publish it from the table's stream, which \
-                 holds every committed change.",
+                 (or invents one, the other way round). The table's stream already holds \
+                 every committed change of {ORDERS_TABLE}, in order, and the relay reads it.",
                 sent.join(", ")
             )));
         }
@@ -111,9 +110,10 @@ fn places_orders_and_relays_every_change() {
     let sent = scene.requests_since(before);
     match again {
         Ok(()) => fail(wrap(&format!(
-            "place_order(o-2) a second time returned Ok: the order id was taken, and its \
-             PutItem must carry condition_expression(\"attribute_not_exists(order_id)\") so that \
-             DynamoDB refuses it (ConditionalCheckFailedException). Requests: {}",
+            "place_order(o-2) a second time returned Ok, though the order id was taken. A \
+             PutItem replaces any item with the same key unless the write carries its own \
+             condition, which DynamoDB checks before writing and refuses with \
+             ConditionalCheckFailedException. Requests: {}",
             sent.join(", ")
         ))),
         Err(e) if e.code() != Some("ConditionalCheckFailedException") => fail(wrap(&format!(
@@ -168,14 +168,15 @@ fn a_crash_in_place_order_loses_and_invents_nothing() {
         match (in_table, on_bus) {
             (true, 0) => fail(wrap(&format!(
                 "{story}. The order is in {ORDERS_TABLE}, yet after relay passes until caught up \
-                 the bus holds no event for it: the event was lost. The relay publishes nothing \
-                 for an INSERT record — the application meant to publish it, and crashed before \
-                 it could. Publish every change, INSERT too, from the stream."
+                 the bus holds no event for it: the event was lost. The stream holds the INSERT \
+                 record of o-1, yet the relay published nothing for it, and whatever else was \
+                 to publish it did not survive the crash. A committed write is in the stream \
+                 whatever becomes of the process after it."
             ))),
             (false, n) if n > 0 => fail(wrap(&format!(
                 "{story}. The bus holds {n} event{} for o-1, yet the order is not in \
-                 {ORDERS_TABLE}: the event was invented — published before the write that \
-                 never happened. Write the order only; the stream publishes what was committed.",
+                 {ORDERS_TABLE}: the event was invented — published before a write that \
+                 never happened. The stream carries only what was committed.",
                 if n == 1 { "" } else { "s" }
             ))),
             _ => {}
@@ -339,8 +340,8 @@ fn a_poison_record_is_dead_lettered() {
         fail(wrap(&format!(
             "{context}; after {MAX_PASSES} relay passes {} of them were never published: the \
              shard is blocked by the poison record (sequence number {poison_number}) — every \
-             pass stopped at it again{}. Send a record the bus can never take to \
-             given::dead_letter and move the checkpoint past it.",
+             pass stopped at it again{}. A record the bus refuses for good fails on every \
+             retry, so a pass that stops at it holds back its whole shard for ever.",
             after - published_after,
             errors
                 .last()
@@ -352,8 +353,8 @@ fn a_poison_record_is_dead_lettered() {
         fail(wrap(&format!(
             "{context}; the records after it were published, but the dead-letter queue holds \
              nothing for sequence number {poison_number}: the change was skipped without a \
-             trace. Call given::dead_letter for a record the bus refuses for good, so that \
-             someone can repair it."
+             trace. A record the bus refuses for good can never be published, so it must be \
+             kept where someone can find and repair it."
         )));
     }
     scene.judge(&context, &[poison_id]);
@@ -391,8 +392,8 @@ fn a_bus_outage_is_retried_not_dead_lettered() {
     if !letters.is_empty() {
         fail(wrap(&format!(
             "{story}, and the relay sent {} record{} to the dead-letter queue ({}). A bus that \
-             is unavailable is not a poison record: stop the pass with the checkpoint before \
-             the record (return Err(RelayError::Failed)), and the next pass publishes it. A \
+             is unavailable is not a poison record: Unavailable is retryable, and a later \
+             pass can publish the record as long as the checkpoint still stands before it. A \
              record dead-lettered for an outage is an event the subscribers never get.",
             letters.len(),
             if letters.len() == 1 { "" } else { "s" },
@@ -448,11 +449,11 @@ fn a_relay_a_day_behind_reports_the_gap() {
             shards.join(", ")
         ))),
         other => fail(wrap(&format!(
-            "{story}. The first relay pass then returned {} — {}. The relay must notice the \
-             gap (GetShardIterator AFTER_SEQUENCE_NUMBER fails with \
-             TrimmedDataAccessException) and return RelayError::Trimmed {{ shard_id }}: those \
-             changes can no longer be published, and only someone who knows can repair the \
-             bus from the table. Starting again from TRIM_HORIZON skips them in silence.",
+            "{story}. The first relay pass then returned {} — {}. A checkpoint older than the \
+             stream's 24 hours points at records that are gone, and DynamoDB says so \
+             (TrimmedDataAccessException): those changes can no longer be published, and \
+             only someone who is told can repair the bus from the table. A pass that goes on \
+             without reporting the gap skips them in silence.",
             match &other {
                 Ok(()) => "Ok(())".to_string(),
                 Err(e) => format!("Err({e})"),
@@ -465,16 +466,32 @@ fn a_relay_a_day_behind_reports_the_gap() {
             }
         ))),
     }
-    match relay(&scene.client) {
+    let before = scene.world.request_totals().requests;
+    let second = relay(&scene.client);
+    let trimmed_again = scene
+        .world
+        .request_log()
+        .iter()
+        .filter(|r| r.seq >= before)
+        .find(|r| r.error == Some("TrimmedDataAccessException"))
+        .map(|r| r.operation);
+    match second {
         Err(RelayError::Trimmed { .. }) => {}
         other => fail(wrap(&format!(
             "{story}. The first pass returned RelayError::Trimmed, as it should; the second \
-             returned {} — the relay moved past the gap on its own (a checkpoint moved to \
-             TRIM_HORIZON?), so the loss is reported once and then forgotten. Keep reporting \
-             it until someone repairs the bus.",
+             returned {} — {}, so the loss was reported once and then forgotten. Nothing has \
+             repaired the bus in between: the gap is still there.",
             match other {
                 Ok(()) => "Ok(())".to_string(),
                 Err(e) => format!("Err({e})"),
+            },
+            match trimmed_again {
+                Some(op) => format!(
+                    "its {op} failed with TrimmedDataAccessException again, and the relay went on"
+                ),
+                None => "it sent no request that met the trimmed records: the relay had moved \
+                         past the gap on its own"
+                    .to_string(),
             }
         ))),
     }
@@ -920,9 +937,9 @@ impl Scene {
             } else if got.len() > expected.len() && expected.iter().all(|e| got.contains(e)) {
                 let ids: Vec<&str> = events.iter().map(|e| e.id.as_str()).collect();
                 format!(
-                    "published more than once, under the ids {} — a change published again \
-                     after a stop must carry the same id (the record's sequence number), so \
-                     that the bus drops the repeat",
+                    "published more than once, under the ids {} — the bus drops an event \
+                     whose id it has seen, so a change published again after a stop must carry \
+                     the id it had the first time",
                     ids.join(", ")
                 )
             } else if got.len() < expected.len() {
