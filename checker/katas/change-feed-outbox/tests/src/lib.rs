@@ -237,8 +237,14 @@ fn relays_in_order_across_shard_splits(seed: u64) {
     let mut live: Vec<String> = Vec::new();
     let mut next = 0;
     let mut stops = 0;
-    for _round in 0..6 {
-        for _ in 0..45 {
+    // 6 bursts of 35 changes, 2 relay passes after each: enough for `orders` to split (items of
+    // about 200 bytes against a 4,000-byte partition) and for passes to be stopped partway,
+    // within the kata's 1 s for all its tests.
+    const BURSTS: usize = 6;
+    const CHANGES: usize = 35;
+    const PASSES: usize = 2;
+    for _round in 0..BURSTS {
+        for _ in 0..CHANGES {
             if live.len() < 8 || rng.below(100) < 25 {
                 next += 1;
                 let id = format!("o-{next:03}");
@@ -253,7 +259,7 @@ fn relays_in_order_across_shard_splits(seed: u64) {
                 scene.update(&id, status);
             }
         }
-        for _ in 0..3 {
+        for _ in 0..PASSES {
             let k = 5 + rng.below(60);
             let r = stopped_after(&scene.world, seed ^ k, k, |client| {
                 relay(client).map_err(|e| e.to_string())
@@ -282,10 +288,11 @@ fn relays_in_order_across_shard_splits(seed: u64) {
     let shards = scene.truth_shards();
     scene.judge(
         &format!(
-            "after 270 changes in 6 bursts of 45 while `orders` split {splits} time{} (its \
-             stream now has {shards} shards: each split closes a parent shard and opens two \
-             children), 3 relay passes after each burst ({stops} of them stopped partway), \
-             then passes until caught up",
+            "after {} changes in {BURSTS} bursts of {CHANGES} while `orders` split {splits} \
+             time{} (its stream now has {shards} shards: each split closes a parent shard and \
+             opens two children), {PASSES} relay passes after each burst ({stops} of them \
+             stopped partway), then passes until caught up",
+            BURSTS * CHANGES,
             if splits == 1 { "" } else { "s" }
         ),
         &[],
