@@ -33,11 +33,11 @@ use std::collections::BTreeSet;
 use engine::types::{
     AttributeDefinition, BillingMode, KeySchemaElement, KeyType, ScalarAttributeType,
 };
-use engine::value::value_to_json;
 use engine::world::faults::Az;
 use engine::world::log::RequestRecord;
 use engine::{item, AttributeValue, Client, Error, Item, World};
 use given::{Order, Profile, TABLE};
+use katas_testkit::items::item_text;
 use katas_testkit::{check_eq_text, fail, run, seeded, Rng};
 use learner::{orders_placed_in, profile, recent_orders, save_order, save_profile};
 
@@ -1028,18 +1028,6 @@ fn order_item(o: &Order) -> Item {
         "placed_at" => o.placed_at.as_str(),
         "total_cents" => AttributeValue::N(o.total_cents.to_string()),
     }
-}
-
-/// An item as text, one attribute a line, attribute names sorted (whatever map holds them).
-fn item_text(item: &Item) -> String {
-    let mut names: Vec<&String> = item.keys().collect();
-    names.sort();
-    let mut out = String::from("{\n");
-    for name in names {
-        out.push_str(&format!("  {name:?}: {},\n", value_to_json(&item[name])));
-    }
-    out.push('}');
-    out
 }
 
 fn item_set(items: &[Item]) -> BTreeSet<String> {
