@@ -113,6 +113,7 @@ pub mod operation;
 pub mod ops;
 pub mod primitives;
 pub mod rng;
+pub mod seams;
 pub mod stream;
 pub mod table;
 pub mod ttl;

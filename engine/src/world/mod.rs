@@ -190,7 +190,13 @@ impl World {
 
     /// A world with explicit settings.
     pub fn with_config(config: WorldConfig) -> World {
-        let state = State::new(config);
+        World::with_pieces(config, crate::seams::Pieces::default())
+    }
+
+    /// A world with explicit settings, running `pieces` in place of the engine's own
+    /// pieces of its inside ([`crate::seams`]).
+    pub fn with_pieces(config: WorldConfig, pieces: crate::seams::Pieces) -> World {
+        let state = State::new(config, pieces);
         World {
             state: Arc::new(Mutex::new(state)),
             consumers: Arc::new(Mutex::new(Vec::new())),

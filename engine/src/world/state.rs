@@ -28,10 +28,14 @@ pub(crate) struct State {
     pub log: RequestLog,
     /// The world's Regions: the others' tables (parked), Region faults, global tables.
     pub regions: crate::global::region::Regions,
+    /// The pieces of the engine's inside this world runs ([`crate::seams`]). (Unread until
+    /// the first seam lands; the allow goes with it.)
+    #[allow(dead_code)]
+    pub pieces: crate::seams::Pieces,
 }
 
 impl State {
-    pub fn new(config: WorldConfig) -> State {
+    pub fn new(config: WorldConfig, pieces: crate::seams::Pieces) -> State {
         State {
             now_ms: 0,
             rng: Rng::new(config.seed),
@@ -40,6 +44,7 @@ impl State {
             tables: Tables::new(),
             transaction_tokens: BTreeMap::new(),
             regions: crate::global::region::Regions::new(),
+            pieces,
         }
     }
 

@@ -1,0 +1,32 @@
+//! # Seams: the engine's inside, replaceable one piece at a time
+//!
+//! The Build-it track lets a learner write one piece of DynamoDB's inside — the partition
+//! router, a partition's admission bucket, the TTL sweeper, … — and run real workloads
+//! through it. Each such piece is a trait, defined in the module that explains the concept
+//! (the trait's essay is the concept's essay), with the engine's own implementation as the
+//! default. [`Pieces`] holds one implementation of each; a world is built with the engine's
+//! pieces ([`World::new`](crate::World::new), [`World::with_config`](crate::World::with_config))
+//! or with others ([`World::with_pieces`](crate::World::with_pieces)).
+//!
+//! Why a separate value and not fields of [`WorldConfig`](crate::WorldConfig): the
+//! configuration is plain data (`Clone`, `PartialEq`, printed in a failing test), a piece is
+//! code. Each piece is an `Arc<dyn Trait + Send + Sync>`, so `Pieces` clones cheaply and two
+//! worlds built from the same seed — one with the engine's pieces, one with a learner's —
+//! can run the same workload side by side, as the Build-it katas' hidden tests do.
+//!
+//! The engine's own path goes through the same trait object as a learner's: the default is
+//! not a special case, so what a learner's piece replaces is exactly what the engine runs.
+//!
+//! Determinism holds across a seam: a piece gets the simulated time and whatever seeded
+//! randomness it needs as arguments; it never reads the wall clock.
+
+/// One implementation of each replaceable piece of the engine. `Pieces::default()` is the
+/// engine's own; replace a field to run a world with another.
+#[derive(Clone, Default)]
+pub struct Pieces {}
+
+impl std::fmt::Debug for Pieces {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pieces").finish_non_exhaustive()
+    }
+}
