@@ -133,6 +133,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::panic;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread;
 
@@ -383,7 +384,19 @@ struct Scheduler {
     inner: Mutex<Inner>,
     /// One per thread, each waited on by its thread only: a pick wakes the picked one.
     wake: Vec<Condvar>,
+    /// The thread let through (`Inner::turn`), or [`NOBODY`]: a copy a stopped thread can
+    /// watch without the lock while it spins before sleeping (see [`Scheduler::gate`]).
+    turn_hint: AtomicUsize,
 }
+
+/// `turn_hint` when nobody has been let through (or the schedule was cancelled).
+const NOBODY: usize = usize::MAX;
+
+/// How many times a stopped thread looks at `turn_hint` (yielding its core in between)
+/// before it sleeps on its condition variable. A count, not a duration: the engine reads no
+/// clock. Measured on a 2-core VM: a handoff through the condition variable alone cost about
+/// 35 µs (the picked thread's wake-up), five times the request it let through.
+const SPINS: u32 = 200;
 
 struct Inner {
     status: Vec<Status>,
@@ -407,6 +420,7 @@ impl Scheduler {
                 first_panic: None,
             }),
             wake: (0..n).map(|_| Condvar::new()).collect(),
+            turn_hint: AtomicUsize::new(NOBODY),
         }
     }
 
@@ -423,8 +437,22 @@ impl Scheduler {
         inner.status[i] = Status::AtGate;
         if inner.turn == Some(i) {
             inner.turn = None;
+            self.turn_hint.store(NOBODY, Ordering::Release);
         }
         self.pick(&mut inner);
+        if inner.turn != Some(i) && !inner.cancelled {
+            // Spin a little before sleeping: when this thread is drawn soon, it is let through
+            // without the sleep and wake-up a condition variable costs. Yielding keeps the
+            // spinners off the core the running thread needs.
+            drop(inner);
+            for _ in 0..SPINS {
+                if self.turn_hint.load(Ordering::Acquire) == i {
+                    break;
+                }
+                thread::yield_now();
+            }
+            inner = self.lock();
+        }
         while inner.turn != Some(i) && !inner.cancelled {
             inner = self.wake[i]
                 .wait(inner)
@@ -457,6 +485,7 @@ impl Scheduler {
         let k = inner.rng.below(waiting) as usize;
         let next = at_gate().nth(k).expect("k < waiting");
         inner.turn = Some(next);
+        self.turn_hint.store(next, Ordering::Release);
         self.wake[next].notify_one();
     }
 
@@ -466,6 +495,7 @@ impl Scheduler {
         inner.status[i] = Status::Finished;
         if inner.turn == Some(i) {
             inner.turn = None;
+            self.turn_hint.store(NOBODY, Ordering::Release);
         }
         if panicked && !inner.cancelled {
             inner.first_panic = Some(i);
