@@ -28,9 +28,7 @@ pub(crate) struct State {
     pub log: RequestLog,
     /// The world's Regions: the others' tables (parked), Region faults, global tables.
     pub regions: crate::global::region::Regions,
-    /// The pieces of the engine's inside this world runs ([`crate::seams`]). (Unread until
-    /// the first seam lands; the allow goes with it.)
-    #[allow(dead_code)]
+    /// The pieces of the engine's inside this world runs ([`crate::seams`]).
     pub pieces: crate::seams::Pieces,
 }
 
@@ -187,7 +185,7 @@ impl State {
         let now = self.now_ms;
         let mut deletions = Vec::new();
         for (name, table) in &mut self.tables {
-            for key in sweeper.sweep(&mut table.ttl, now) {
+            for key in sweeper.sweep(&mut table.ttl, &table.store, now) {
                 deletions.push((name.clone(), key));
             }
         }
