@@ -13,10 +13,11 @@
 //!
 //! - [`on_write`](TtlSweeper::on_write) — an item's TTL attribute before and after a write
 //!   (`None`: the item, or the attribute, is absent). The piece decides what is an expiry at
-//!   all: a Number of epoch seconds (a fraction dropped); not a String, not a negative
-//!   number. Milliseconds are a Number too — of a date tens of thousands of years away, and
-//!   such an item never expires; no unit is guessed. The piece keeps its index: the engine's
-//!   removes the old entry and inserts the new one, so the index is always exact.
+//!   all: a Number of epoch seconds (a fraction dropped — unverified, the plausible reading);
+//!   not a String, not a negative number. Milliseconds are a Number too — of a date tens of
+//!   thousands of years away, and such an item never expires; no unit is guessed. The piece
+//!   keeps its index: the engine's removes the old entry and inserts the new one, so the
+//!   index is always exact.
 //! - [`sweep`](TtlSweeper::sweep) — at a sweep, with a [`Sweep`]: the time now, the
 //!   world's delete delay, the TTL attribute of any item *as it is now*
 //!   ([`Sweep::ttl_value`]), and the service's delete ([`Sweep::delete`]). An item is due
@@ -25,7 +26,8 @@
 //!   another unit). What the piece deletes goes; so a piece whose index can be stale checks
 //!   the item as it is now before it deletes it.
 //! - [`next_due`](TtlSweeper::next_due) — when (epoch seconds) the piece next has something
-//!   to delete, so that a world whose clock is advanced with no traffic still sweeps then.
+//!   to delete, so that [`World::settle`](crate::World::settle), which runs background work
+//!   until none is pending, knows TTL work is waiting and sweeps then.
 //!
 //! What stays with the engine, whatever the piece: *when* sweeps run (below), and the
 //! delete's mechanics — through the ordinary write path, so indexes lose the item and the
@@ -98,9 +100,9 @@ pub trait TtlSweeper: Send + Sync {
 
     /// The earliest time (Unix epoch seconds) at which this table will have an item to
     /// delete, if it has any waiting; `now_s` is the time now, `delay_s` the world's delete
-    /// delay. The world sweeps at the first boundary at or after it. A time too early costs
-    /// a sweep that deletes nothing; a time too late, or `None`, leaves a world advanced
-    /// with no traffic unswept until then.
+    /// delay. [`World::settle`](crate::World::settle) sweeps at the first boundary at or
+    /// after it; a time too late, or `None`, leaves a settling world unswept until then.
+    /// (Requests and the end of an `advance` sweep too, once per interval, whatever it says.)
     fn next_due(&self, index: &ExpiryIndex, now_s: u64, delay_s: u64) -> Option<u64>;
 }
 
@@ -193,8 +195,9 @@ impl TtlSweeper for EngineSweeper {
 }
 
 /// The expiry (epoch seconds) a TTL attribute's value holds, if it is one: a non-negative
-/// Number, its fraction dropped. (Values of 10^15 s and more — beyond any date DynamoDB
-/// could reach — are not kept as expiries: they would never be due.)
+/// Number, its fraction dropped (DynamoDB documents epoch seconds, not fractions: dropping
+/// them is the plausible reading, unverified). Values of 10^15 s and more — beyond any date
+/// DynamoDB could reach — are not kept as expiries: they would never be due.
 fn expiry(value: &AttributeValue) -> Option<u64> {
     match value {
         AttributeValue::N(n) => {
