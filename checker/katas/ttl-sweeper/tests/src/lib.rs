@@ -616,7 +616,7 @@ impl Scene {
             last.what,
             self.clock(last.at),
             self.clock(e),
-            at - e,
+            thousands_u(at - e),
             self.delay
         );
         if let AttributeValue::N(t) = &value {
@@ -637,7 +637,7 @@ impl Scene {
                 " It was already {} s past due when the sweep before this one ran (or when it \
                  was written): an item expired long ago — within five years — is due at the \
                  very first sweep.",
-                at.saturating_sub(e + self.delay + self.interval)
+                thousands_u(at.saturating_sub(e + self.delay + self.interval))
             ));
         }
         if let Some(t) = yours {
