@@ -12,9 +12,12 @@
 //!   │  ops::put_item      validate the request: names, expressions, item, key, size
 //!   │  expr               parse ConditionExpression; evaluate it against the current item
 //!   │  capacity           what the write costs (WCU), admitted or throttled
+//!   │  write              the write path, shared by every kind of write (requests, TTL
+//!   │                     deletions, writes from another Region):
 //!   ▼  table::Store       route by hash of the partition key to one partition;
 //!                         the leader applies it, one follower acknowledges (quorum 2 of 3),
-//!                         the third follower gets it after a replication delay
+//!                         the third follower gets it after a replication delay;
+//!                         then the TTL index, the indexes, the stream, the other Regions
 //! ```
 //!
 //! Everything runs inside a [`World`]: a simulated clock that moves only when you advance
@@ -121,6 +124,7 @@ pub mod types;
 pub mod value;
 pub mod waiters;
 pub mod world;
+pub mod write;
 
 pub use client::Client;
 pub use error::{CancellationReason, Error};

@@ -1,7 +1,7 @@
 //! The world's state, and when the work on the clock runs. The rules of each piece live in
 //! its module: admission in [`crate::capacity::enforce`], replication catch-up, elections
 //! and splits in [`crate::table::replication`], index propagation in [`crate::index`], the
-//! TTL sweep in [`crate::ttl::sweep`]; this file has their entry points and the hand-written
+//! TTL sweep in [`crate::ttl::sweep`], the write path in [`crate::write`]; this file has their entry points and the hand-written
 //! list of kinds of timed work (`run_due`, `next_due`, `last_due`).
 
 use std::collections::BTreeMap;
@@ -12,9 +12,14 @@ use crate::capacity::admission::Kind;
 use crate::capacity::enforce;
 use crate::error::{Exception, Result};
 use crate::rng::Rng;
+use crate::table::key::StoreKey;
+use crate::table::partition::Stored;
 use crate::table::replication::background;
 use crate::table::{ReplicationTiming, Store, Tables};
 use crate::ttl::sweep::Sweeper;
+use crate::value::Item;
+use crate::write::{self, Author};
+use std::sync::Arc;
 
 /// Everything inside a world. Crate-internal: reach it through `World` and `Client`.
 #[derive(Debug)]
@@ -142,6 +147,45 @@ impl State {
         }
     }
 
+    /// Commits one item write (or delete, for `None`) an application's request made: the
+    /// write path ([`crate::write`]). Returns the previous item. Callers have validated and
+    /// admitted the write: this cannot fail.
+    pub fn commit_write(
+        &mut self,
+        table_name: &str,
+        key: StoreKey,
+        new: Option<Item>,
+    ) -> Option<Arc<Stored>> {
+        self.commit_write_by(table_name, key, new, Author::Application)
+    }
+
+    /// [`State::commit_write`] by `author`: the one door to the write path, for the
+    /// operations, the TTL sweeper and the writes replicated from other Regions. A replica
+    /// of a global table ships what changed to the other Regions.
+    pub fn commit_write_by(
+        &mut self,
+        table_name: &str,
+        key: StoreKey,
+        new: Option<Item>,
+        author: Author,
+    ) -> Option<Arc<Stored>> {
+        let ctx = write::Context {
+            now_ms: self.now_ms,
+            epoch_seconds: self.epoch_seconds(),
+            timing: self.timing(),
+            gsi_delay_ms: self.config.gsi_propagation_delay_ms,
+            global: self.regions.global.contains_key(table_name),
+            author,
+        };
+        let State { tables, rng, .. } = &mut *self;
+        let table = tables.get_mut(table_name)?;
+        let applied = write::apply(table, key, new, &ctx, rng);
+        if let Some((key, item)) = applied.ship {
+            crate::global::replication::on_commit(self, table_name, &key, item);
+        }
+        applied.prev
+    }
+
     /// Runs background work due at or before the current time: replication between the
     /// Regions of global tables, then in every Region replication catch-up, elections,
     /// splits (and their stream shards), index propagation and backfills, TTL sweeps, stream
@@ -192,7 +236,7 @@ impl State {
             }
         }
         for (name, key) in deletions {
-            crate::ops::commit_write_as(self, &name, key, None, true);
+            self.commit_write_by(&name, key, None, Author::TimeToLive);
         }
     }
 
