@@ -24,6 +24,33 @@
 //! it, and one seeded random generator. The same seed and the same requests always produce
 //! the same run.
 //!
+//! ## Where things are
+//!
+//! Each concept has its module, and its module's opening essay explains it: [`table`]
+//! (partitions, replicas, replication and splits), [`capacity`] (costs, admission,
+//! throttling), [`index`], [`stream`], [`ttl`], [`global`] (Regions and global tables),
+//! [`expr`] (expressions), [`value`] (items), [`write`](mod@write) (the write path every
+//! write takes). Dependencies point one way, downwards; a module never imports from a layer
+//! above its own:
+//!
+//! ```text
+//!   client, ops (one file per operation)
+//!     └▶ world (the clock, the seed, the agenda), global (Regions, global tables)
+//!          └▶ write (the write path)
+//!               └▶ table, index, capacity, stream, ttl  (the pieces of one table: a
+//!                    │                                   Table holds its indexes, stream
+//!                    │                                   and TTL index; they share its
+//!                    │                                   keys, table::key)
+//!                    └▶ expr, value, types, error, rng
+//! ```
+//!
+//! **Timed work and faults.** Everything that happens on the clock after a request has
+//! returned — replication catch-up, elections, splits, index propagation and backfills,
+//! TTL sweeps, stream shards and trimming, consumer polls, replication between Regions — is
+//! one kind of work on the world's agenda, `world/agenda.rs` (the `Work` enum and its
+//! `AGENDA` list). A new kind of timed work, or a fault that schedules some, is added there,
+//! in one place; the faults themselves are named operations in [`world::faults`].
+//!
 //! ## A first taste
 //!
 //! ```
