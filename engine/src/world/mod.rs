@@ -56,6 +56,7 @@ pub mod log;
 /// The world's one generator ([`crate::rng`], re-exported here where it used to live).
 pub use crate::rng;
 mod agenda;
+mod consumers;
 pub mod schedule;
 mod state;
 
@@ -177,7 +178,7 @@ impl Default for WorldConfig {
 pub struct World {
     state: Arc<Mutex<State>>,
     /// Stream consumers (their handlers run outside the state's lock).
-    consumers: Arc<Mutex<Vec<crate::stream::consumer::Consumer>>>,
+    consumers: Arc<Mutex<Vec<consumers::Consumer>>>,
     /// The Region this handle acts in ([`World::in_region`]); the default Region for the
     /// world `World::new` returns.
     pub(crate) region: crate::global::Region,
@@ -347,7 +348,7 @@ impl World {
             .map_err(crate::error::operations::sdk_error)
     }
 
-    pub(crate) fn consumers(&self) -> MutexGuard<'_, Vec<crate::stream::consumer::Consumer>> {
+    pub(crate) fn consumers(&self) -> MutexGuard<'_, Vec<consumers::Consumer>> {
         self.consumers
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -413,6 +414,12 @@ pub fn iso8601(epoch_ms: u64) -> String {
         rem % 60,
         epoch_ms % 1000
     )
+}
+
+/// A stream label: the time the stream was enabled on the world's clock, ISO 8601 (as
+/// DynamoDB's labels are).
+pub(crate) fn stream_label(epoch_ms: u64) -> String {
+    iso8601(epoch_ms)
 }
 
 /// How far `settle` may move the clock at most: 30 simulated days.
