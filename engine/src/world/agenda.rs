@@ -31,8 +31,11 @@
 //!
 //! **Adding a kind of timed work, or a fault that schedules some, is one edit here**: a
 //! variant of [`Work`], its place in [`AGENDA`], and its arms in `Work::scope`, `next_due`,
-//! `last_due`, `run_in_table` or `run_in_region` (and `stops_the_clock` if it must run at
-//! its own due time). Nothing else lists the kinds.
+//! `last_due` and one of `run_in_world`, `run_in_table`, `run_in_region` (and
+//! `stops_the_clock` if it must run at its own due time). Nothing else lists the kinds. A
+//! fault itself is a named operation (`world/faults.rs`); what it changes on the clock —
+//! an election deadline, a replica that stops catching up — is read here like any other
+//! due time.
 //!
 //! **Why the agenda is read, not kept.** Each piece already keeps its own due times, where
 //! its module explains them: a replica's log of pending writes, a partition's election
