@@ -253,15 +253,13 @@ impl KeySchema {
         if key.len() != expected {
             return Err(schema_mismatch());
         }
-        let pk = key
-            .get(&self.pk)
+        let pk = key_attribute(key, &self.pk)
             .and_then(|v| KeyValue::from_attribute(v, self.pk_type))
             .ok_or_else(schema_mismatch)?;
         check_key_value(&self.pk, &pk, true)?;
         let sk = match &self.sk {
             Some((name, t)) => {
-                let v = key
-                    .get(name)
+                let v = key_attribute(key, name)
                     .and_then(|v| KeyValue::from_attribute(v, *t))
                     .ok_or_else(schema_mismatch)?;
                 check_key_value(name, &v, false)?;
@@ -295,6 +293,15 @@ impl KeySchema {
         }
         out
     }
+}
+
+/// The attribute `name` of a `Key` map, which holds one or two attributes (checked by the
+/// caller): found by comparing names rather than by `HashMap::get`, which would hash `name`
+/// with std's SipHash first — on every GetItem, UpdateItem and DeleteItem, a lookup per key
+/// attribute. Comparing two short names is cheaper than hashing one; the result does not
+/// depend on the map's order, since at most one entry has that name.
+fn key_attribute<'a>(key: &'a Item, name: &str) -> Option<&'a AttributeValue> {
+    key.iter().find(|(n, _)| n.as_str() == name).map(|(_, v)| v)
 }
 
 fn schema_mismatch() -> Exception {
