@@ -47,7 +47,13 @@ impl<'a> Pager<'a> {
             filter,
             projection,
             count_only,
-            items: Vec::new(),
+            // Room for a page of a typical size at once: growing from empty costs three
+            // allocations and two copies of the items moved so far for a page of ten.
+            items: if count_only {
+                Vec::new()
+            } else {
+                Vec::with_capacity(limit.map_or(16, |l| l.min(128)))
+            },
             count: 0,
             scanned: 0,
             bytes: 0,

@@ -388,7 +388,11 @@ impl std::ops::DerefMut for StateGuard<'_> {
 
 impl Drop for StateGuard<'_> {
     fn drop(&mut self) {
-        self.guard.enter(&crate::global::Region::default_region());
+        // Compared by name first: building the default `Region` allocates its name, and
+        // almost every request is already in the default Region (this runs once per lock).
+        if self.guard.regions.here.as_str() != crate::table::REGION {
+            self.guard.enter(&crate::global::Region::default_region());
+        }
     }
 }
 
