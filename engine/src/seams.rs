@@ -20,10 +20,29 @@
 //! Determinism holds across a seam: a piece gets the simulated time and whatever seeded
 //! randomness it needs as arguments; it never reads the wall clock.
 
+pub use crate::table::key::splitmix_finalize;
+pub use crate::table::router::{
+    Collection, EngineRouter, HashRange, KeyBytes, PartitionRouter, Router, FNV_OFFSET, FNV_PRIME,
+};
+
+use std::sync::Arc;
+
 /// One implementation of each replaceable piece of the engine. `Pieces::default()` is the
 /// engine's own; replace a field to run a world with another.
-#[derive(Clone, Default)]
-pub struct Pieces {}
+#[derive(Clone)]
+pub struct Pieces {
+    /// Partition key → hash → partition, and where a partition splits
+    /// ([`crate::table::router`]). Default: [`EngineRouter`].
+    pub router: Arc<dyn PartitionRouter + Send + Sync>,
+}
+
+impl Default for Pieces {
+    fn default() -> Self {
+        Pieces {
+            router: Arc::new(EngineRouter),
+        }
+    }
+}
 
 impl std::fmt::Debug for Pieces {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

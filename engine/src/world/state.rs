@@ -28,9 +28,7 @@ pub(crate) struct State {
     pub log: RequestLog,
     /// The world's Regions: the others' tables (parked), Region faults, global tables.
     pub regions: crate::global::region::Regions,
-    /// The pieces of the engine's inside this world runs ([`crate::seams`]). (Unread until
-    /// the first seam lands; the allow goes with it.)
-    #[allow(dead_code)]
+    /// The pieces of the engine's inside this world runs ([`crate::seams`]).
     pub pieces: crate::seams::Pieces,
 }
 
