@@ -10,8 +10,9 @@
 //! - `hashes_the_partition_key`: 400 seeded keys (strings sharing long prefixes, numbers,
 //!   binaries) land in the same partitions; the cause names a hash that ignores bytes, the
 //!   type tag or the finalizer.
-//! - `ignores_the_sort_key`: item collections of a table with a sort key; every item found by
-//!   GetItem, every Query returns the whole collection in sort-key order.
+//! - `ignores_the_sort_key`: item collections of a table with a sort key; each lands in
+//!   DynamoDB's partition, every item found by GetItem, every Query returns the whole
+//!   collection in sort-key order.
 //! - `routes_each_hash_to_its_range`: `route` on seeded range lists, at every boundary.
 //! - `halves_meet_without_gap_or_overlap`: `split_for_size` / `split_for_heat` on seeded
 //!   partitions: the halves cover the partition exactly, cut where DynamoDB cuts.
@@ -19,7 +20,9 @@
 //!   limit; the same partitions after every second; every item readable, Query in order.
 //! - `splits_a_hot_partition_between_hot_keys`: skewed hot writes over a few keys (a 100 WCU
 //!   partition ceiling, hot after 3 s); the same split.
-//! - `keeps_a_single_hot_key_whole`: one hot key, then one giant collection: no split.
+//! - `keeps_a_single_hot_key_whole`: one hot key, then one giant collection: no split; one
+//!   item of a second collection then gives a cut (the control: a router that never splits
+//!   fails it).
 
 mod scene;
 
@@ -213,11 +216,10 @@ fn hash_cause(yours: &dyn PartitionRouter, key: &Key) -> String {
         bytes: &changed,
     };
     if yours.hash(kb, None) == yours.hash(probe, None) {
-        let mut first = kb.bytes.len();
-        while first > 1 {
+        let reads = (0..kb.bytes.len()).find(|&i| {
             let mut c = kb.bytes.to_vec();
-            c[first - 1] ^= 0x01;
-            if yours.hash(kb, None)
+            c[i] ^= 0x01;
+            yours.hash(kb, None)
                 != yours.hash(
                     KeyBytes {
                         tag: kb.tag,
@@ -225,17 +227,40 @@ fn hash_cause(yours: &dyn PartitionRouter, key: &Key) -> String {
                     },
                     None,
                 )
-            {
-                break;
+        });
+        return match reads {
+            None => format!(
+                "Your hash does not change whichever byte of the key changes: every key gets \
+                 {}, so every item piles onto one partition. Hash the tag and every byte.",
+                hex(yours.hash(kb, None))
+            ),
+            Some(_) => {
+                let mut first = kb.bytes.len();
+                while first > 1 {
+                    let mut c = kb.bytes.to_vec();
+                    c[first - 1] ^= 0x01;
+                    if yours.hash(kb, None)
+                        != yours.hash(
+                            KeyBytes {
+                                tag: kb.tag,
+                                bytes: &c,
+                            },
+                            None,
+                        )
+                    {
+                        break;
+                    }
+                    first -= 1;
+                }
+                format!(
+                    "Your hash does not change when the key's last byte does: it reads only \
+                     the first {first} of its {} bytes, so keys that share a prefix \
+                     (customer#00017, customer#00042, …) share a hash and pile onto one \
+                     partition. Hash every byte.",
+                    kb.bytes.len()
+                )
             }
-            first -= 1;
-        }
-        return format!(
-            "Your hash does not change when the key's last byte does: it reads only the first \
-             {first} of its {} bytes, so keys that share a prefix (customer#00017, \
-             customer#00042, …) share a hash and pile onto one partition. Hash every byte.",
-            kb.bytes.len()
-        );
+        };
     }
     let fnv = |bytes: &mut dyn Iterator<Item = u8>| {
         bytes.fold(given::FNV_OFFSET, |h, b| {
@@ -294,6 +319,32 @@ fn ignores_the_sort_key(seed: u64) {
     }
     let yours = router();
     collections.sort();
+    for (pk, _) in &collections {
+        let key = Key::S(pk.clone());
+        let (theirs_p, mine_p) = (
+            scene
+                .dynamodb
+                .partition_of("orders", &key.attribute())
+                .expect("partition"),
+            scene
+                .yours
+                .partition_of("orders", &key.attribute())
+                .expect("partition"),
+        );
+        if theirs_p != mine_p {
+            fail(wrap(&format!(
+                "The item collection PK = {pk:?}: DynamoDB keeps it in partition {theirs_p} \
+                 ({}), yours in partition {mine_p} ({}). {}",
+                scene.range_text(&scene.dynamodb, "orders", theirs_p),
+                scene.range_text(&scene.yours, "orders", mine_p),
+                if EngineRouter.hash(key.bytes(), None) == yours.hash(key.bytes(), None) {
+                    "The hashes agree: see routes_each_hash_to_its_range.".to_string()
+                } else {
+                    hash_cause(&*yours, &key)
+                }
+            )));
+        }
+    }
     for (pk, sks) in &collections {
         let got = scene.query(&scene.yours, "orders", pk);
         let theirs = scene.query(&scene.dynamodb, "orders", pk);
@@ -744,5 +795,28 @@ fn keeps_a_single_hot_key_whole(seed: u64) {
             ));
         }
         before = now;
+    }
+    // The control: one item of a second collection gives DynamoDB a place to cut.
+    let other = format!("customer#{:03}", 1000 + rng.below(1000));
+    scene.put(
+        "orders",
+        &[
+            ("PK", AttributeValue::S(other.clone())),
+            ("SK", AttributeValue::N("0".into())),
+        ],
+    );
+    scene.advance_second();
+    let now = scene.layouts("orders");
+    if now.0 != now.1 {
+        let keys = [(pk, 1), (other, 1)];
+        fail(scene.layout_failure("orders", 5, &before, &now, &keys, "size"));
+    }
+    if scene
+        .dynamodb
+        .partition_splits("orders")
+        .expect("splits")
+        .is_empty()
+    {
+        fail("two collections past the size limit did not split in DynamoDB's world: the test is wrong");
     }
 }
