@@ -22,6 +22,10 @@
 
 use std::sync::Arc;
 
+pub use crate::table::key::splitmix_finalize;
+pub use crate::table::router::{
+    Collection, EngineRouter, HashRange, KeyBytes, PartitionRouter, Router, FNV_OFFSET, FNV_PRIME,
+};
 pub use crate::ttl::sweep::{Sweep, TtlSweeper};
 pub use crate::ttl::{ExpiryIndex, ItemKey};
 
@@ -29,6 +33,9 @@ pub use crate::ttl::{ExpiryIndex, ItemKey};
 /// engine's own; replace a field to run a world with another.
 #[derive(Clone)]
 pub struct Pieces {
+    /// Partition key → hash → partition, and where a partition splits
+    /// ([`crate::table::router`]). Default: [`EngineRouter`].
+    pub router: Arc<dyn PartitionRouter + Send + Sync>,
     /// The TTL sweeper ([`crate::ttl::sweep`]): what is an expiry, which expired items a
     /// sweep deletes, and whether they are still expired when it does.
     pub ttl_sweeper: Arc<dyn TtlSweeper>,
@@ -37,6 +44,7 @@ pub struct Pieces {
 impl Default for Pieces {
     fn default() -> Pieces {
         Pieces {
+            router: Arc::new(EngineRouter),
             ttl_sweeper: Arc::new(crate::ttl::sweep::EngineSweeper),
         }
     }

@@ -79,7 +79,7 @@ pub fn entry_key(index: &KeySchema, table: &KeySchema, item: &Item) -> Option<St
         Some((name, t)) => Some(KeyValue::from_attribute(item.get(name)?, *t)?),
         None => None,
     };
-    let mut key = StoreKey::new(pk, sk);
+    let mut key = index.store_key(pk, sk);
     key.base = Some(std::sync::Arc::new((tpk, tsk)));
     Some(key)
 }
@@ -279,9 +279,7 @@ pub fn costs(table: &Table, old: Option<&Item>, new: Option<&Item>) -> Vec<Index
         let ik = &index.store.schema;
         let old_key = old.and_then(|o| index_key(ik, o).map(|k| (o, k)));
         let new_key = new.and_then(|n| index_key(ik, n).map(|k| (n, k)));
-        let hash = |k: (&AttributeValue, Option<&AttributeValue>)| {
-            crate::table::key::attribute_partition_hash(k.0)
-        };
+        let hash = |k: (&AttributeValue, Option<&AttributeValue>)| ik.attribute_hash(k.0, k.1);
         let size = |item: &Item| write_units(projected_size(index, schema, item), false);
         let (hashes, units) = match (old_key, new_key) {
             (None, None) => continue,

@@ -123,6 +123,7 @@ fn key_schema(
     elements: &[KeySchemaElement],
     defs: &[AttributeDefinition],
     what: &str,
+    router: &crate::table::router::Router,
 ) -> Result<KeySchema> {
     if elements.is_empty() || elements.len() > 2 {
         return Err(Exception::validation(format!(
@@ -171,7 +172,12 @@ fn key_schema(
         Some(e) => Some((e.attribute_name.clone(), type_of(&e.attribute_name)?)),
         None => None,
     };
-    Ok(KeySchema { pk, pk_type, sk })
+    Ok(KeySchema {
+        pk,
+        pk_type,
+        sk,
+        router: router.clone(),
+    })
 }
 
 /// An index's projection: present, with a type, and attributes only for `INCLUDE`. Returns
@@ -233,7 +239,8 @@ fn check_throughput(t: &ProvisionedThroughput) -> Result<()> {
 pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<CreateTableOutput> {
     let name = require_table_name(&input.table_name)?.to_string();
     let defs = &input.attribute_definitions;
-    let schema = key_schema(&input.key_schema, defs, "keySchema")?;
+    let router = state.pieces.router.clone();
+    let schema = key_schema(&input.key_schema, defs, "keySchema", &router)?;
     let mut seen = BTreeSet::new();
     for d in defs {
         if !seen.insert(d.attribute_name.as_str()) {
@@ -300,6 +307,7 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
             &gsi.key_schema,
             defs,
             "globalSecondaryIndexes.member.keySchema",
+            &router,
         )?;
         let projection = check_projection(
             &gsi.projection,
@@ -347,6 +355,7 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
             &lsi.key_schema,
             defs,
             "localSecondaryIndexes.member.keySchema",
+            &router,
         )?;
         if index_schema.pk != schema.pk || index_schema.sk.is_none() {
             return Err(invalid(format!(

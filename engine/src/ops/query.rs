@@ -252,7 +252,7 @@ pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutp
         .ok_or_else(|| {
             Exception::validation("Condition parameter type does not match schema type")
         })?;
-    let hash = pk.partition_hash();
+    let hash = store_schema.hash(&pk, None);
     let sk_type = store_schema.sk.as_ref().map(|(_, t)| *t);
     let sort_key = |v: &AttributeValue| sk_type.and_then(|t| KeyValue::from_attribute(v, t));
     let (mut lo, mut hi) = sort_bounds(hash, &pk, key_condition.sort.as_ref(), &sort_key);

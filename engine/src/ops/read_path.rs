@@ -144,7 +144,7 @@ pub(crate) fn start_key(
         Some((n, t)) => Some(part(n, *t)?),
         None => None,
     };
-    let mut key = StoreKey::new(pk, sk);
+    let mut key = store.store_key(pk, sk);
     if let Some(t) = table {
         let tpk = part(&t.pk, t.pk_type)?;
         let tsk = match &t.sk {

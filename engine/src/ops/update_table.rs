@@ -339,6 +339,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
                     )),
                     None => None,
                 },
+                router: state.pieces.router.clone(),
             };
             let throughput = match (billing, gsi.provisioned_throughput) {
                 (BillingMode::Provisioned, None) => {

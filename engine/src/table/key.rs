@@ -3,14 +3,11 @@
 //! A *key value* is one scalar (S, N or B). It orders the way DynamoDB orders sort keys:
 //! strings by their UTF-8 bytes, binary by unsigned bytes, numbers numerically.
 //!
-//! The *partition hash* decides which partition owns an item. DynamoDB's hash function is
-//! internal; this model uses one that is stable on every platform and every run, so that a
-//! test can name the partition a key lands on:
-//!
-//! ```text
-//! h = FNV-1a-64( type tag byte ('S' | 'N' | 'B') ++ bytes )   bytes: UTF-8 / canonical number text / raw
-//! partition hash = splitmix64-finalizer(h)                     spreads nearby keys over the space
-//! ```
+//! The *partition hash* decides which partition owns an item. It is the partition router's
+//! decision ([`super::router`], a replaceable piece): a [`KeySchema`] carries the world's
+//! router, and every store key made from the schema asks it. The engine's router hashes the
+//! partition key's type tag and bytes with FNV-1a-64 and a splitmix64 finalizer — stable on
+//! every platform and every run, so that a test can name the partition a key lands on.
 //!
 //! Within a table the storage order is `(partition hash, partition key, sort key)`: every
 //! partition owns a contiguous range of the hash space, the items of one partition key sit
@@ -19,6 +16,7 @@
 use std::cmp::Ordering;
 use std::sync::Arc;
 
+use super::router::{with_key_bytes, KeyBytes, Router};
 use crate::error::{Exception, Result};
 use crate::types::ScalarAttributeType;
 use crate::value::{AttributeValue, Blob, Item, Number};
@@ -131,70 +129,23 @@ impl KeyValue {
             KeyValue::Max => 0,
         }
     }
-
-    /// The stable partition hash of this value (see the module essay).
-    pub fn partition_hash(&self) -> u64 {
-        let mut h = Fnv::new();
-        match self {
-            KeyValue::S(s) => {
-                h.write(b"S");
-                h.write(s.as_bytes());
-            }
-            KeyValue::N(n) => {
-                h.write(b"N");
-                h.write(n.to_string().as_bytes());
-            }
-            KeyValue::B(b) => {
-                h.write(b"B");
-                h.write(b);
-            }
-            KeyValue::Max => h.write(b"MAX"),
-        }
-        splitmix_finalize(h.finish())
-    }
 }
 
-/// The partition hash of a key attribute value, straight from the attribute (no copy):
-/// the same as `KeyValue::partition_hash` for a canonical item's value.
-pub fn attribute_partition_hash(value: &AttributeValue) -> Option<u64> {
-    let mut h = Fnv::new();
-    match value {
-        AttributeValue::S(s) => {
-            h.write(b"S");
-            h.write(s.as_bytes());
-        }
-        AttributeValue::N(n) => {
-            h.write(b"N");
-            h.write(n.as_bytes());
-        }
-        AttributeValue::B(b) => {
-            h.write(b"B");
-            h.write(b.as_ref());
-        }
-        _ => return None,
-    }
-    Some(splitmix_finalize(h.finish()))
-}
-
-struct Fnv(u64);
-
-impl Fnv {
-    fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 ^= u64::from(*b);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// The finalizer of splitmix64, shared with the world's generator.
+/// The finalizer of splitmix64, shared with the world's generator (the partition hash's last
+/// step, [`super::router`]).
 pub use crate::rng::splitmix_finalize;
+
+/// The router's view of a scalar attribute value (a canonical item's number is already in
+/// canonical text).
+fn attribute_bytes(value: &AttributeValue) -> Option<KeyBytes<'_>> {
+    let (tag, bytes) = match value {
+        AttributeValue::S(s) => (b'S', s.as_bytes()),
+        AttributeValue::N(n) => (b'N', n.as_bytes()),
+        AttributeValue::B(b) => (b'B', b.as_ref()),
+        _ => return None,
+    };
+    Some(KeyBytes { tag, bytes })
+}
 
 /// Where an item sits in a partitioned store: hash first (which partition), then the
 /// partition key (the item collection), then the sort key. Index entries append the base
@@ -207,26 +158,63 @@ pub struct StoreKey {
     pub base: Option<Arc<(KeyValue, Option<KeyValue>)>>,
 }
 
-impl StoreKey {
-    pub fn new(pk: KeyValue, sk: Option<KeyValue>) -> StoreKey {
+/// The names and types of a key — a table's primary key, or an index's key — and the router
+/// that places such keys.
+///
+/// Why the schema carries the router: a key is made from a schema everywhere an item is
+/// written, read, queried, paged or indexed, and each of those must hash it the same way.
+/// The schema already travels to every one of those places (it is in each store), so the
+/// router goes with it instead of a second argument beside every schema.
+#[derive(Clone)]
+pub struct KeySchema {
+    pub pk: String,
+    pub pk_type: ScalarAttributeType,
+    pub sk: Option<(String, ScalarAttributeType)>,
+    /// The world's partition router ([`crate::seams::Pieces::router`]).
+    pub router: Router,
+}
+
+impl std::fmt::Debug for KeySchema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeySchema")
+            .field("pk", &self.pk)
+            .field("pk_type", &self.pk_type)
+            .field("sk", &self.sk)
+            .finish_non_exhaustive()
+    }
+}
+
+impl KeySchema {
+    /// The partition hash of a key, asked of the router.
+    pub fn hash(&self, pk: &KeyValue, sk: Option<&KeyValue>) -> u64 {
+        with_key_bytes(pk, |pk| match sk {
+            Some(sk) => with_key_bytes(sk, |sk| self.router.hash(pk, Some(sk))),
+            None => self.router.hash(pk, None),
+        })
+    }
+
+    /// The store key of an item with this key (its hash asked of the router).
+    pub fn store_key(&self, pk: KeyValue, sk: Option<KeyValue>) -> StoreKey {
         StoreKey {
-            hash: pk.partition_hash(),
+            hash: self.hash(&pk, sk.as_ref()),
             pk,
             sk,
             base: None,
         }
     }
-}
 
-/// The names and types of a key: a table's primary key, or an index's key.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct KeySchema {
-    pub pk: String,
-    pub pk_type: ScalarAttributeType,
-    pub sk: Option<(String, ScalarAttributeType)>,
-}
+    /// The partition hash of a key given as attribute values, straight from the attributes
+    /// (no copy): the same as [`KeySchema::hash`] for a canonical item's values. `None` if a
+    /// value is not a scalar.
+    pub fn attribute_hash(&self, pk: &AttributeValue, sk: Option<&AttributeValue>) -> Option<u64> {
+        let pk = attribute_bytes(pk)?;
+        let sk = match sk {
+            Some(v) => Some(attribute_bytes(v)?),
+            None => None,
+        };
+        Some(self.router.hash(pk, sk))
+    }
 
-impl KeySchema {
     pub fn sk_name(&self) -> Option<&str> {
         self.sk.as_ref().map(|(n, _)| n.as_str())
     }
@@ -243,7 +231,7 @@ impl KeySchema {
             Some((name, t)) => Some(item_key_part(item, name, *t, false)?),
             None => None,
         };
-        Ok(StoreKey::new(pk, sk))
+        Ok(self.store_key(pk, sk))
     }
 
     /// Extracts the store key from a `Key` parameter, which must name exactly the key
@@ -267,7 +255,7 @@ impl KeySchema {
             }
             None => None,
         };
-        Ok(StoreKey::new(pk, sk))
+        Ok(self.store_key(pk, sk))
     }
 
     /// The key attributes of an item, as a `Key` map.

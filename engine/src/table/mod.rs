@@ -23,6 +23,7 @@
 pub mod key;
 pub mod partition;
 pub mod replication;
+pub mod router;
 pub mod split;
 
 use std::collections::BTreeMap;
@@ -45,6 +46,10 @@ pub struct Store {
     pub schema: KeySchema,
     /// Sorted by `start`; together they cover the whole hash space.
     pub partitions: Vec<Partition>,
+    /// `partitions[i]`'s hash range at index `i`: the slice the router routes over (a copy,
+    /// kept beside the partitions so that routing a request reads one small contiguous
+    /// array). Changed only where partitions are made: [`Store::new`] and the splits.
+    pub ranges: Vec<router::HashRange>,
     pub next_partition_id: u32,
     /// This second's consumption over all partitions (adaptive pool, on-demand peak).
     pub meter: TableMeter,
@@ -76,6 +81,10 @@ impl Store {
         }
         Store {
             schema,
+            ranges: partitions
+                .iter()
+                .map(|p| router::HashRange::new(p.start, p.end))
+                .collect(),
             partitions,
             next_partition_id: count,
             meter: TableMeter::default(),
@@ -83,12 +92,11 @@ impl Store {
         }
     }
 
-    /// The index of the partition that owns `hash`.
+    /// The index of the partition that owns `hash`: the router's answer (one past the end
+    /// is read as the last partition, so a mistaken router misroutes instead of crashing).
     pub fn locate(&self, hash: u64) -> usize {
-        // partitions are sorted by start and cover the space: the last start <= hash.
-        self.partitions
-            .partition_point(|p| p.start <= hash)
-            .saturating_sub(1)
+        let p = self.schema.router.route(hash, &self.ranges);
+        p.min(self.ranges.len() - 1)
     }
 
     /// The current (leader) value of a key; what a write replaces and a condition checks.

@@ -298,7 +298,7 @@ impl World {
                 partition_key.type_name()
             ))
         })?;
-        Ok(t.store.partitions[t.store.locate(key.partition_hash())].id)
+        Ok(t.store.partitions[t.store.locate(schema.hash(&key, None))].id)
     }
 
     /// Per-partition, per-second consumed and throttled capacity of a table (or of one of
