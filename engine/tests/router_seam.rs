@@ -124,6 +124,7 @@ fn the_engine_asks_its_router_through_the_seam_and_behaves_the_same() {
         config(3),
         Pieces {
             router: counting.clone(),
+            ..Pieces::default()
         },
     );
     workload(&through);
@@ -152,6 +153,7 @@ fn a_world_with_another_router_places_and_splits_by_it() {
         config(3),
         Pieces {
             router: Arc::new(FirstByteNeverSplits),
+            ..Pieces::default()
         },
     );
     workload(&world);
@@ -194,6 +196,7 @@ fn a_world_with_another_router_places_and_splits_by_it() {
         config(3),
         Pieces {
             router: Arc::new(FirstByteNeverSplits),
+            ..Pieces::default()
         },
     );
     let c = wide.client();

@@ -59,6 +59,7 @@ impl Scene {
             config,
             Pieces {
                 router: Arc::from(crate::learner::router()),
+                ..Pieces::default()
             },
         );
         Scene {
