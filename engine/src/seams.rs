@@ -20,10 +20,27 @@
 //! Determinism holds across a seam: a piece gets the simulated time and whatever seeded
 //! randomness it needs as arguments; it never reads the wall clock.
 
+use std::sync::Arc;
+
+pub use crate::capacity::admission::{Admission, Ask, Closing, Decision, Kind, Rate, TokenBucket};
+
 /// One implementation of each replaceable piece of the engine. `Pieces::default()` is the
 /// engine's own; replace a field to run a world with another.
-#[derive(Clone, Default)]
-pub struct Pieces {}
+#[derive(Clone)]
+pub struct Pieces {
+    /// A partition's admission bucket: burst banked from unused seconds, the per-partition
+    /// ceiling, the decision for one request ([`crate::capacity::admission`]). Default:
+    /// [`TokenBucket`].
+    pub admission: Arc<dyn Admission>,
+}
+
+impl Default for Pieces {
+    fn default() -> Pieces {
+        Pieces {
+            admission: Arc::new(TokenBucket),
+        }
+    }
+}
 
 impl std::fmt::Debug for Pieces {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -28,9 +28,7 @@ pub(crate) struct State {
     pub log: RequestLog,
     /// The world's Regions: the others' tables (parked), Region faults, global tables.
     pub regions: crate::global::region::Regions,
-    /// The pieces of the engine's inside this world runs ([`crate::seams`]). (Unread until
-    /// the first seam lands; the allow goes with it.)
-    #[allow(dead_code)]
+    /// The pieces of the engine's inside this world runs ([`crate::seams`]).
     pub pieces: crate::seams::Pieces,
 }
 
@@ -119,7 +117,16 @@ impl State {
         let Some(table) = self.tables.get_mut(table_name) else {
             return Ok(());
         };
-        let (partition, verdict) = enforce::admit(table, index, hash, units, kind, second, &rules);
+        let (partition, verdict) = enforce::admit(
+            table,
+            index,
+            hash,
+            units,
+            kind,
+            second,
+            &rules,
+            &*self.pieces.admission,
+        );
         let charged = if verdict.is_ok() { units } else { 0.0 };
         let (r, w) = match kind {
             Kind::Read => (charged, 0.0),
