@@ -89,6 +89,7 @@ impl Meter {
     pub fn roll(
         &mut self,
         second: u64,
+        partition: u32,
         kind: Kind,
         rate: Rate,
         piece: &dyn Admission,
@@ -103,6 +104,7 @@ impl Meter {
             self.throttled_units,
         );
         self.burst = piece.bank(&Closing {
+            partition,
             kind,
             second: self.second,
             next: second,
@@ -193,8 +195,10 @@ pub struct Limits {
 /// Decides one request of `cost` units on a partition meter, and records it: the piece
 /// decides on a provisioned store; an on-demand store has no bucket, and its rules are the
 /// engine's. Returns whether the request was admitted.
+#[allow(clippy::too_many_arguments)] // the piece, the partition, its meter, the table meter, the request, the rules
 pub fn admit(
     piece: &dyn Admission,
+    partition: u32,
     meter: &mut Meter,
     table: &mut TableMeter,
     kind: Kind,
@@ -209,6 +213,7 @@ pub fn admit(
     let admitted = match limits.provisioned {
         Some(total) => {
             let ask = Ask {
+                partition,
                 kind,
                 second: meter.second,
                 units: cost,
@@ -269,6 +274,8 @@ pub struct Rate {
 /// A partition's meter of one kind leaving a second: what [`Admission::bank`] gets.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Closing {
+    /// The partition's id (as `World::partitions` lists it).
+    pub partition: u32,
     pub kind: Kind,
     /// The second being closed: the last second the meter measured (0 for a fresh meter).
     pub second: u64,
@@ -287,6 +294,8 @@ pub struct Closing {
 /// One request meeting a partition's meter of one kind: what [`Admission::admit`] gets.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ask {
+    /// The partition's id (as `World::partitions` lists it).
+    pub partition: u32,
     pub kind: Kind,
     /// The current second (the meter has been moved to it: `bank` ran first if it had to).
     pub second: u64,

@@ -105,12 +105,13 @@ pub(crate) fn admit(
         [read_limits, write_limits].map(|l| l.map_or(f64::MAX, |l| allocation(l, count)));
     let partition = &mut store.partitions[p];
     roll_partition(partition, second, allocations, limits, rules, piece);
+    let id = partition.id;
     let meter = match kind {
         Kind::Read => &mut partition.load.read,
         Kind::Write => &mut partition.load.write,
     };
     let admitted = match limits {
-        Some(l) => admission::admit(piece, meter, &mut store.meter, kind, units, l, count),
+        Some(l) => admission::admit(piece, id, meter, &mut store.meter, kind, units, l, count),
         None => {
             meter.consumed += units;
             true
@@ -196,7 +197,7 @@ fn roll_partition(
             burst_window_s: rules.burst_window_s,
         };
         let Some((closed, consumed, throttled, throttled_units)) =
-            meter.roll(second, kind, rate, piece)
+            meter.roll(second, p.id, kind, rate, piece)
         else {
             continue;
         };
