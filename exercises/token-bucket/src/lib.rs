@@ -1,0 +1,31 @@
+//! # Kata: Token bucket — a partition's admission
+//!
+//! You are a DynamoDB partition's bucket: what a closing second saves as burst, and whether
+//! one request may spend capacity this second. Task, contract and rules in `README.md`.
+//!
+//! Run `cargo katas` (watch mode) and save this file to check it.
+
+use engine::seams::{Admission, Ask, Closing, Decision};
+
+/// Your bucket. It holds no state: the engine keeps the balance and passes it in.
+#[derive(Debug)]
+pub struct Bucket;
+
+impl Admission for Bucket {
+    fn bank(&self, closing: &Closing) -> f64 {
+        // TODO: the balance to carry into `closing.next` (README, "Banking").
+        let _ = closing;
+        todo!("bank is not written yet (see exercises/token-bucket/README.md)")
+    }
+
+    fn admit(&self, ask: &Ask) -> Decision {
+        // TODO: admit or throttle one request (README, "Admitting").
+        let _ = ask;
+        todo!("admit is not written yet (see exercises/token-bucket/README.md)")
+    }
+}
+
+/// The bucket the tests run in a world, in place of DynamoDB's.
+pub fn token_bucket() -> Box<dyn Admission> {
+    Box::new(Bucket)
+}
