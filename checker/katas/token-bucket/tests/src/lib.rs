@@ -265,7 +265,7 @@ fn mirror(seed: u64, scenario: &str, plan: &Plan) {
         units(y_units),
         thousands(y_throttled),
     );
-    if let Some(cause) = first_decision_that_differs(&dynamo.calls, &yours.calls) {
+    if let Some(cause) = first_decision_that_differs(&dynamo.calls, &yours.calls, kind) {
         message.push_str("\n\n");
         message.push_str(&cause);
     }
@@ -320,13 +320,13 @@ fn picture(a: &Metrics, b: &Metrics, second: u64, partition: u32, kind: Kind) ->
     let after: Vec<u64> = seconds.range(second..).take(4).copied().collect();
     let unit = unit_name(kind);
     let label = format!("partition {partition}, {}s", kind_name(kind));
-    let mut out = format!("  {label:<16}│ DynamoDB {unit}  throttled │ yours {unit}  throttled\n");
+    let mut out = format!("  {label:<20}│ DynamoDB {unit}  throttled │ yours {unit}  throttled\n");
     for s in before.into_iter().rev().chain(after) {
         let (du, dt) = figures(a, s, partition, kind);
         let (yu, yt) = figures(b, s, partition, kind);
         let mark = if s == second { "▶" } else { " " };
         out.push_str(&format!(
-            "  {mark} second {s:>6} │ {:>12} {:>10} │ {:>9} {:>10}\n",
+            "  {mark} second {s:>10} │ {:>12} {:>10} │ {:>9} {:>10}\n",
             units(du),
             thousands(dt),
             units(yu),
@@ -337,9 +337,20 @@ fn picture(a: &Metrics, b: &Metrics, second: u64, partition: u32, kind: Kind) ->
     out
 }
 
-/// The first call both pieces got with the same input and answered differently, explained.
-fn first_decision_that_differs(dynamo: &[Call], yours: &[Call]) -> Option<String> {
-    for (d, y) in dynamo.iter().zip(yours) {
+/// The first call for buckets of `kind` that both pieces got with the same input and answered
+/// differently, explained. Only that kind: a partition's read and write buckets never affect
+/// each other (the table's loan is per kind too), so the other kind's decisions cannot be the
+/// cause — a read bucket banking wrongly is invisible until reads spend it.
+fn first_decision_that_differs(dynamo: &[Call], yours: &[Call], kind: Kind) -> Option<String> {
+    let of_kind = |c: &&Call| match c {
+        Call::Bank(closing, _) => closing.kind == kind,
+        Call::Admit(ask, _) => ask.kind == kind,
+    };
+    for (d, y) in dynamo
+        .iter()
+        .filter(of_kind)
+        .zip(yours.iter().filter(of_kind))
+    {
         match (d, y) {
             (Call::Bank(c, dk), Call::Bank(c2, yk)) if same_closing(c, c2) => {
                 if (dk - yk).abs() > 1e-6 {
