@@ -4,7 +4,7 @@
 //! engine's `TokenBucket`), one running the learner's, get the same requests at the same
 //! simulated seconds. The verdict compares what is observable — `World::partition_metrics`:
 //! for each second and partition, units admitted and requests throttled, reads and writes
-//! apart. Both pieces are wrapped in a [`Recorder`], so when the metrics differ the message can
+//! apart. Both pieces are wrapped in a `Recorder`, so when the metrics differ the message can
 //! name the first *decision* that differed (the same input, two answers): that is the cause the
 //! run confirms, not a guess from the symptom.
 //!
@@ -17,6 +17,8 @@
 //!   on one partition, at different seconds.
 //! - `serves_an_item_larger_than_the_allocation`: an 8 KB write each second on 5 WCU.
 //! - `honours_the_tables_loan`: one partition of four past its allocation, within the table's.
+//! - `follows_a_rate_change`: 3,000 units saved at 10 WCU, then UpdateTable to 4 WCU (a cap of
+//!   1,200), then a spike.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
@@ -57,6 +59,7 @@ pub fn main(kata: Kata) -> ! {
             serves_an_item_larger_than_the_allocation,
         ),
         seeded("honours_the_tables_loan", honours_the_tables_loan),
+        test("follows_a_rate_change", follows_a_rate_change),
     ]);
 }
 
@@ -674,6 +677,26 @@ fn honours_the_tables_loan(seed: u64) {
         seed,
         "3,000 WCU on four partitions (750 each): one key writes 850–950 WCU a second while the \
          others are quiet.",
+        &plan,
+    );
+}
+
+fn follows_a_rate_change() {
+    // 10 WCU: a write at second 350 banks the capped 3,000. UpdateTable to 4 WCU at second 360
+    // lowers the cap to 1,200, so the next close shrinks the balance to it; 20 writes a second
+    // from second 361 spend 16 a second from it for 75 seconds.
+    let mut plan = Plan::new(1, 10);
+    plan.put(350, "first", 1);
+    plan.at(360, Op::Provision(1, 4));
+    for second in 361..450 {
+        for i in 0..20 {
+            plan.put(second, format!("k{i}"), 1);
+        }
+    }
+    mirror(
+        5,
+        "10 WCU idle until second 350 (3,000 saved), UpdateTable to 4 WCU at second 360, then \
+         20 writes of 1 KB a second.",
         &plan,
     );
 }
