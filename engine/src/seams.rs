@@ -22,6 +22,7 @@
 
 use std::sync::Arc;
 
+pub use crate::capacity::admission::{Admission, Ask, Closing, Decision, Kind, Rate, TokenBucket};
 pub use crate::table::key::splitmix_finalize;
 pub use crate::table::router::{
     Collection, EngineRouter, HashRange, KeyBytes, PartitionRouter, Router, FNV_OFFSET, FNV_PRIME,
@@ -33,6 +34,10 @@ pub use crate::ttl::{ExpiryIndex, ItemKey};
 /// engine's own; replace a field to run a world with another.
 #[derive(Clone)]
 pub struct Pieces {
+    /// A partition's admission bucket: burst banked from unused seconds, the per-partition
+    /// ceiling, the decision for one request ([`crate::capacity::admission`]). Default:
+    /// [`TokenBucket`].
+    pub admission: Arc<dyn Admission>,
     /// Partition key → hash → partition, and where a partition splits
     /// ([`crate::table::router`]). Default: [`EngineRouter`].
     pub router: Arc<dyn PartitionRouter + Send + Sync>,
@@ -44,6 +49,7 @@ pub struct Pieces {
 impl Default for Pieces {
     fn default() -> Pieces {
         Pieces {
+            admission: Arc::new(TokenBucket),
             router: Arc::new(EngineRouter),
             ttl_sweeper: Arc::new(crate::ttl::sweep::EngineSweeper),
         }

@@ -29,6 +29,40 @@
 //! part of the old second's allocation is added to the burst bucket (capped at
 //! `burst_window` seconds of allocation), and the meter starts again from zero.
 //!
+//! ## The seam: [`Admission`]
+//!
+//! The bucket itself — what a partition saves when a second closes, and whether it admits
+//! one request — is a replaceable piece ([`crate::seams::Pieces::admission`]), so a learner
+//! can write it and run real workloads through it (the Build-it kata `token-bucket`). The
+//! trait is two pure functions over the bucket's state, which the engine keeps:
+//!
+//! ```text
+//!   clock enters second t' > t        request of u units in second t
+//!            │                                    │
+//!   bank(&Closing { second: t, next: t',   admit(&Ask { units: u, consumed, burst,
+//!         consumed, burst, rate }) ──▶ burst     rate, table_lends }) ──▶ Admit { burst } | Throttle
+//! ```
+//!
+//! - [`Admission::bank`] gets the second being closed, the second the meter moves to (the
+//!   seconds between were idle), what was consumed, the burst balance and the [`Rate`]
+//!   (allocation, ceiling, burst window), and returns the new balance.
+//! - [`Admission::admit`] gets one request and the meter as it stands, and returns the
+//!   verdict with the balance after it.
+//!
+//! Why pure functions over engine-held state, and not a bucket object per partition: the
+//! engine already keeps each partition's [`Meter`] (its per-second history is what
+//! `World::partition_metrics` shows, and splits and Region failovers reset it), so a piece
+//! that only *decides* cannot lose or corrupt that bookkeeping, reads and writes keep their
+//! own balances by construction, and a world built with the engine's piece hashes exactly
+//! as before the seam existed.
+//!
+//! What stays the engine's and not the piece's: the *allocation* (an even share of the
+//! provisioned units, at most the ceiling) is computed by enforcement and handed in;
+//! **adaptive capacity** is a table-level pool, so the engine decides whether the table's
+//! unused capacity this second covers the request and says so in [`Ask::table_lends`];
+//! **on-demand** tables have no bucket at all — their previous-peak rule and ceiling are
+//! applied here, by [`admit`], without the piece.
+//!
 //! Left out on purpose: the storage-node level bucket of the paper, GAC's token leases, and
 //! the request-rate (not unit-rate) limits.
 
@@ -49,12 +83,16 @@ pub struct Meter {
 }
 
 impl Meter {
-    /// Moves the meter to `second`, banking unused allocation as burst.
+    /// Moves the meter to `second`, the piece banking unused allocation as burst. Returns
+    /// the closed second's (second, consumed, throttled, throttled units), or `None` when
+    /// `second` is not later than the meter's.
     pub fn roll(
         &mut self,
         second: u64,
-        allocation: f64,
-        burst_window_s: u64,
+        partition: u32,
+        kind: Kind,
+        rate: Rate,
+        piece: &dyn Admission,
     ) -> Option<(u64, f64, u64, f64)> {
         if second <= self.second {
             return None;
@@ -65,9 +103,15 @@ impl Meter {
             self.throttled,
             self.throttled_units,
         );
-        let idle_seconds = (second - self.second - 1) as f64;
-        let unused = (allocation - self.consumed).max(0.0) + idle_seconds * allocation;
-        self.burst = (self.burst + unused).min(allocation * burst_window_s as f64);
+        self.burst = piece.bank(&Closing {
+            partition,
+            kind,
+            second: self.second,
+            next: second,
+            consumed: self.consumed,
+            burst: self.burst,
+            rate,
+        });
         self.second = second;
         self.consumed = 0.0;
         self.throttled = 0;
@@ -148,69 +192,187 @@ pub struct Limits {
     pub burst_window_s: u64,
 }
 
-/// Why a request was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Refusal {
-    /// The partition reached its ceiling (hot key / hot partition).
-    PartitionCeiling,
-    /// The table (or index) used all its capacity, adaptive and burst included.
-    TableCapacity,
-}
-
-/// Decides one request of `cost` units on a partition meter, and records it.
+/// Decides one request of `cost` units on a partition meter, and records it: the piece
+/// decides on a provisioned store; an on-demand store has no bucket, and its rules are the
+/// engine's. Returns whether the request was admitted.
+#[allow(clippy::too_many_arguments)] // the piece, the partition, its meter, the table meter, the request, the rules
 pub fn admit(
+    piece: &dyn Admission,
+    partition: u32,
     meter: &mut Meter,
     table: &mut TableMeter,
     kind: Kind,
     cost: f64,
     limits: Limits,
     partitions: usize,
-) -> Result<(), Refusal> {
+) -> bool {
     let table_used = match kind {
         Kind::Read => table.read,
         Kind::Write => table.write,
     };
-    let after = meter.consumed + cost;
-    // A partition's first request of a second always goes through (its bucket may go into
-    // debt), so a single item larger than the per-second allowance is not unservable.
-    let first = meter.consumed == 0.0;
-    let refuse = |meter: &mut Meter, why| {
-        meter.throttled += 1;
-        meter.throttled_units += cost;
-        Err(why)
-    };
-    if after > limits.ceiling && !first {
-        return refuse(meter, Refusal::PartitionCeiling);
-    }
-    match limits.provisioned {
+    let admitted = match limits.provisioned {
         Some(total) => {
-            let allocation = (total / partitions.max(1) as f64).min(limits.ceiling);
-            let within_share = after <= allocation;
-            let adaptive = table_used + cost <= total;
-            if !(within_share || adaptive || first) {
-                let overflow = (after - allocation).min(cost);
-                if meter.burst >= overflow {
-                    meter.burst -= overflow;
-                } else {
-                    return refuse(meter, Refusal::TableCapacity);
+            let ask = Ask {
+                partition,
+                kind,
+                second: meter.second,
+                units: cost,
+                consumed: meter.consumed,
+                burst: meter.burst,
+                rate: Rate {
+                    allocation: (total / partitions.max(1) as f64).min(limits.ceiling),
+                    ceiling: limits.ceiling,
+                    burst_window_s: limits.burst_window_s,
+                },
+                table_lends: table_used + cost <= total,
+            };
+            match piece.admit(&ask) {
+                Decision::Admit { burst } => {
+                    meter.burst = burst;
+                    true
                 }
+                Decision::Throttle => false,
             }
         }
         None => {
+            // On-demand: the partition ceiling (past a partition's first request of the
+            // second, as in the bucket) and twice the previous peak second for the table.
+            let first = meter.consumed == 0.0;
             let peak = match kind {
                 Kind::Read => table.peak_read,
                 Kind::Write => table.peak_write,
             };
             let limit = (2.0 * peak).max(limits.on_demand_initial);
-            if table_used + cost > limit && !first {
-                return refuse(meter, Refusal::TableCapacity);
-            }
+            first || (meter.consumed + cost <= limits.ceiling && table_used + cost <= limit)
         }
+    };
+    if !admitted {
+        meter.throttled += 1;
+        meter.throttled_units += cost;
+        return false;
     }
-    meter.consumed = after;
+    meter.consumed += cost;
     match kind {
         Kind::Read => table.read += cost,
         Kind::Write => table.write += cost,
     }
-    Ok(())
+    true
+}
+
+/// A partition's rate for one kind of unit, as its bucket sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rate {
+    /// Units per second this partition is allocated: the store's provisioned units of this
+    /// kind divided evenly among its partitions, at most `ceiling`.
+    pub allocation: f64,
+    /// Units per second one partition never serves more of (DynamoDB: 3,000 RCU, 1,000 WCU).
+    pub ceiling: f64,
+    /// Seconds of unused allocation the bucket may save (DynamoDB: 300).
+    pub burst_window_s: u64,
+}
+
+/// A partition's meter of one kind leaving a second: what [`Admission::bank`] gets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Closing {
+    /// The partition's id (as `World::partitions` lists it).
+    pub partition: u32,
+    pub kind: Kind,
+    /// The second being closed: the last second the meter measured (0 for a fresh meter).
+    pub second: u64,
+    /// The second the meter moves to, always later than `second`; the seconds strictly
+    /// between were idle (nothing of this kind was asked of the partition).
+    pub next: u64,
+    /// Units admitted during `second`; may exceed the allocation (the table lent, or a
+    /// second's first request went through).
+    pub consumed: f64,
+    /// The burst balance before closing.
+    pub burst: f64,
+    /// The rate now (after an UpdateTable, the new one).
+    pub rate: Rate,
+}
+
+/// One request meeting a partition's meter of one kind: what [`Admission::admit`] gets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ask {
+    /// The partition's id (as `World::partitions` lists it).
+    pub partition: u32,
+    pub kind: Kind,
+    /// The current second (the meter has been moved to it: `bank` ran first if it had to).
+    pub second: u64,
+    /// The request's units: already priced (4 KB per read unit, half for an eventual read;
+    /// 1 KB per write unit), so fractional for eventual reads.
+    pub units: f64,
+    /// Units this partition admitted so far this second, of this kind.
+    pub consumed: f64,
+    /// The burst balance now.
+    pub burst: f64,
+    pub rate: Rate,
+    /// Adaptive capacity: whether the table's (or global index's) capacity still unused this
+    /// second covers the request, the other partitions' idle share lent to this one.
+    pub table_lends: bool,
+}
+
+/// What [`Admission::admit`] decides.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Decision {
+    /// Admitted; `burst` is the balance after it (the old one if no burst was spent).
+    Admit { burst: f64 },
+    /// Refused: the client gets the throttling exception and nothing is charged.
+    Throttle,
+}
+
+/// A partition's admission bucket (one kind of unit at a time): the seam of
+/// [`crate::seams::Pieces::admission`]. Both methods are pure: the engine keeps the state
+/// (consumed this second, the burst balance) and calls `bank` before `admit` whenever the
+/// clock has entered a later second since the meter's last request.
+pub trait Admission: Send + Sync {
+    /// The burst balance to carry into `closing.next`: the old balance plus what
+    /// `closing.second` and the idle seconds after it left unused, at most
+    /// `burst_window_s` seconds of allocation.
+    fn bank(&self, closing: &Closing) -> f64;
+
+    /// Admits the request or throttles it. Never past the ceiling (except the second's first
+    /// request); free within the allocation, or when the table lends; otherwise only as far
+    /// as the burst balance covers what goes past the allocation.
+    fn admit(&self, ask: &Ask) -> Decision;
+}
+
+/// The engine's bucket: DynamoDB's rules as this model has them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TokenBucket;
+
+impl Admission for TokenBucket {
+    fn bank(&self, c: &Closing) -> f64 {
+        let allocation = c.rate.allocation;
+        let idle_seconds = (c.next - c.second - 1) as f64;
+        let unused = (allocation - c.consumed).max(0.0) + idle_seconds * allocation;
+        (c.burst + unused).min(allocation * c.rate.burst_window_s as f64)
+    }
+
+    fn admit(&self, ask: &Ask) -> Decision {
+        let after = ask.consumed + ask.units;
+        // A partition's first request of a second always goes through (its allocation may
+        // be overdrawn), so a single item larger than the per-second allowance is not
+        // unservable.
+        let first = ask.consumed == 0.0;
+        if first {
+            return Decision::Admit { burst: ask.burst };
+        }
+        if after > ask.rate.ceiling {
+            return Decision::Throttle;
+        }
+        if after <= ask.rate.allocation || ask.table_lends {
+            return Decision::Admit { burst: ask.burst };
+        }
+        // Burst pays only for what goes past the allocation (all of the request when the
+        // allocation was already spent).
+        let overflow = (after - ask.rate.allocation).min(ask.units);
+        if ask.burst >= overflow {
+            Decision::Admit {
+                burst: ask.burst - overflow,
+            }
+        } else {
+            Decision::Throttle
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! Enforcement: the throttling rules, applied to a table's partitions.
 //!
-//! [`admission`] decides one request on one partition's meter; this file
+//! [`admission`] decides one request on one partition's meter (through the world's
+//! [`Admission`] piece, the engine's [`TokenBucket`](admission::TokenBucket) by default); this file
 //! is where a request meets the table it is sent to. For a request of `units` on the
 //! partition that owns key hash `hash`, `admit`:
 //!
@@ -41,7 +42,7 @@
 //! control plane's rate limits (DescribeTable, UpdateTable and friends are never throttled
 //! here).
 
-use super::admission::{self, Kind, Limits, Refusal};
+use super::admission::{self, Admission, Kind, Limits, Rate};
 use crate::error::{Exception, Result};
 use crate::table::partition::Partition;
 use crate::table::{IndexKind, Table};
@@ -68,6 +69,9 @@ pub(crate) struct Rules {
 /// a global secondary index, from the index's partition — at simulated second `second`, or
 /// refuses with the throttling error of the table's billing mode. Nothing is taken when it
 /// refuses. Returns the partition's id with the verdict, for the request log.
+// Eight arguments: the request (store, hash, units, kind), the clock, the world's rules and
+// its piece. Bundling them would only move the list into a struct built once per call.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn admit(
     table: &mut Table,
     index: Option<&str>,
@@ -76,6 +80,7 @@ pub(crate) fn admit(
     kind: Kind,
     second: u64,
     rules: &Rules,
+    piece: &dyn Admission,
 ) -> (u32, Result<()>) {
     let billing = table.billing_mode;
     let limits = limits_for(table, index, kind, rules);
@@ -99,22 +104,27 @@ pub(crate) fn admit(
     let allocations =
         [read_limits, write_limits].map(|l| l.map_or(f64::MAX, |l| allocation(l, count)));
     let partition = &mut store.partitions[p];
-    roll_partition(partition, second, allocations, limits, rules);
+    roll_partition(partition, second, allocations, limits, rules, piece);
+    let id = partition.id;
     let meter = match kind {
         Kind::Read => &mut partition.load.read,
         Kind::Write => &mut partition.load.write,
     };
-    let verdict = match limits {
-        Some(l) => admission::admit(meter, &mut store.meter, kind, units, l, count),
+    let admitted = match limits {
+        Some(l) => admission::admit(piece, id, meter, &mut store.meter, kind, units, l, count),
         None => {
             meter.consumed += units;
-            Ok(())
+            true
         }
     };
     if partition.load.heat.len() < HEAT_KEYS_TRACKED || partition.load.heat.contains_key(&hash) {
         *partition.load.heat.entry(hash).or_insert(0.0) += units;
     }
-    let verdict = verdict.map_err(|refusal| throttle_error(billing, is_gsi, refusal));
+    let verdict = if admitted {
+        Ok(())
+    } else {
+        Err(throttle_error(billing, is_gsi))
+    };
     (partition.id, verdict)
 }
 
@@ -168,6 +178,7 @@ fn roll_partition(
     allocations: [f64; 2],
     limits: Option<Limits>,
     rules: &Rules,
+    piece: &dyn Admission,
 ) {
     let ceiling = limits.map_or(f64::MAX, |l| l.ceiling);
     for kind in [Kind::Read, Kind::Write] {
@@ -180,8 +191,13 @@ fn roll_partition(
             Kind::Read => (&mut p.load.read, allocations[0]),
             Kind::Write => (&mut p.load.write, allocations[1]),
         };
+        let rate = Rate {
+            allocation,
+            ceiling: ceiling_for_kind,
+            burst_window_s: rules.burst_window_s,
+        };
         let Some((closed, consumed, throttled, throttled_units)) =
-            meter.roll(second, allocation, rules.burst_window_s)
+            meter.roll(second, p.id, kind, rate, piece)
         else {
             continue;
         };
@@ -244,8 +260,8 @@ fn roll_partition(
 
 /// The exception a refusal becomes: it depends on the billing mode and on whether a global
 /// index refused, not on why (DynamoDB's messages do not say whether a hot key or the
-/// table's total was the limit).
-fn throttle_error(billing: BillingMode, gsi: bool, _refusal: Refusal) -> Exception {
+/// table's total was the limit, so the admission piece does not say either).
+fn throttle_error(billing: BillingMode, gsi: bool) -> Exception {
     match (billing, gsi) {
         (BillingMode::PayPerRequest, _) => Exception::Throttling {
             message: ON_DEMAND_THROTTLE.to_string(),

@@ -27,7 +27,7 @@
 //!
 //! - [`admission`]: one partition's meters for one second — allocation, adaptive capacity,
 //!   burst, the per-partition ceiling, on-demand's previous-peak rule — and the decision for
-//!   one request;
+//!   one request, the bucket's part of it behind the [`admission::Admission`] seam;
 //! - [`enforce`]: a request meeting a table — which store pays (the table, or a global
 //!   index), each partition's allocation, closing seconds into the per-partition history
 //!   (what `World::partition_metrics` shows), marking hot partitions for a split, and the

@@ -121,7 +121,16 @@ impl State {
         let Some(table) = self.tables.get_mut(table_name) else {
             return Ok(());
         };
-        let (partition, verdict) = enforce::admit(table, index, hash, units, kind, second, &rules);
+        let (partition, verdict) = enforce::admit(
+            table,
+            index,
+            hash,
+            units,
+            kind,
+            second,
+            &rules,
+            &*self.pieces.admission,
+        );
         let charged = if verdict.is_ok() { units } else { 0.0 };
         let (r, w) = match kind {
             Kind::Read => (charged, 0.0),
