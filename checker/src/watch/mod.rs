@@ -267,7 +267,7 @@ impl App {
             Event::VerifyDone(results) if self.rederiving => {
                 self.checking = None;
                 self.rederiving = false;
-                self.record_all(&results);
+                self.state.state.record_all(&results);
                 let passing = results.iter().filter(|(_, ok)| *ok).count();
                 let note = format!(
                     "progress rebuilt by re-checking every kata: {passing} of {} pass",
@@ -282,7 +282,7 @@ impl App {
             }
             Event::VerifyDone(results) => {
                 self.checking = None;
-                self.record_all(&results);
+                self.state.state.record_all(&results);
                 self.save_state();
                 if results.iter().all(|(_, ok)| *ok) {
                     // A note from an earlier round ("… no longer passes") no longer holds.
@@ -290,7 +290,7 @@ impl App {
                     self.screen = Screen::Finished;
                 } else if let Some((name, _)) = results.iter().find(|(_, ok)| !ok) {
                     self.message = Some(format!("`{name}` no longer passes; back to it"));
-                    self.state.state.current = Some(name.clone());
+                    self.state.state.go_to(name);
                     self.save_state();
                     self.last = None;
                     self.verify = Some(results);
@@ -309,16 +309,6 @@ impl App {
                 Vec::new()
             }
             Event::Resize => Vec::new(),
-        }
-    }
-
-    /// Records a re-check of every kata (which test failed first is not known from it: the
-    /// last one recorded stays).
-    fn record_all(&mut self, results: &[(String, bool)]) {
-        for (name, ok) in results {
-            let failing = self.state.state.failing.get(name).cloned();
-            let failing = if *ok { None } else { failing };
-            self.state.state.record_check(name, *ok, failing.as_deref());
         }
     }
 
@@ -476,7 +466,7 @@ impl App {
     }
 
     fn switch_to(&mut self, name: String) -> Vec<Effect> {
-        self.state.state.current = Some(name);
+        self.state.state.go_to(&name);
         self.save_state();
         self.last = None;
         self.scroll = 0;
@@ -487,7 +477,11 @@ impl App {
     fn reset(&mut self) -> Vec<Effect> {
         match crate::sources::reset_kata(&self.root, self.kata()) {
             Ok(()) => {
-                self.message = Some(format!("`{}` is back to its starter", self.current_name()));
+                let name = self.current_name();
+                if self.state.state.record_reset(&name) {
+                    self.save_state();
+                }
+                self.message = Some(format!("`{name}` is back to its starter"));
                 self.request_check()
             }
             Err(e) => {

@@ -5,8 +5,8 @@ use std::sync::mpsc::{self, Sender};
 use std::time::Duration;
 
 use super::*;
-use crate::report::{strip_ansi, text};
 use crate::runner::{TestResult, TestStatus, Verdict};
+use crate::text::{self, strip_ansi};
 
 const MANIFEST: &str = "version = 2\nkatas = [\"alpha\", \"beta\"]\n";
 
