@@ -20,10 +20,35 @@
 //! Determinism holds across a seam: a piece gets the simulated time and whatever seeded
 //! randomness it needs as arguments; it never reads the wall clock.
 
+use std::sync::Arc;
+
+pub use crate::ttl::sweep::{Sweep, TtlSweeper};
+pub use crate::ttl::{ExpiryIndex, ItemKey};
+
 /// One implementation of each replaceable piece of the engine. `Pieces::default()` is the
 /// engine's own; replace a field to run a world with another.
-#[derive(Clone, Default)]
-pub struct Pieces {}
+#[derive(Clone)]
+pub struct Pieces {
+    /// The TTL sweeper ([`crate::ttl::sweep`]): what is an expiry, which expired items a
+    /// sweep deletes, and whether they are still expired when it does.
+    pub ttl_sweeper: Arc<dyn TtlSweeper>,
+}
+
+impl Default for Pieces {
+    fn default() -> Pieces {
+        Pieces {
+            ttl_sweeper: Arc::new(crate::ttl::sweep::EngineSweeper),
+        }
+    }
+}
+
+impl Pieces {
+    /// These pieces with `sweeper` as the TTL sweeper.
+    pub fn with_ttl_sweeper(mut self, sweeper: Arc<dyn TtlSweeper>) -> Pieces {
+        self.ttl_sweeper = sweeper;
+        self
+    }
+}
 
 impl std::fmt::Debug for Pieces {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -120,6 +120,7 @@ pub(crate) fn execute(
         )));
     }
     let now = state.now_ms;
+    let sweeper = std::sync::Arc::clone(&state.pieces.ttl_sweeper);
     let table = state.tables.get_mut(&name).ok_or_else(|| {
         Exception::resource_not_found(format!(
             "Requested resource not found: Table: {name} not found"
@@ -145,22 +146,17 @@ pub(crate) fn execute(
         ));
     }
     table.ttl.last_change_ms = Some(now);
-    table.ttl.expiries.clear();
     if spec.enabled {
-        table.ttl.attribute = Some(spec.attribute_name.clone());
-        let entries: Vec<_> = table
+        let items = table
             .store
             .partitions
             .iter()
             .filter_map(|p| p.leader_data())
             .flat_map(|d| d.iter())
-            .filter_map(|(k, item)| {
-                crate::ttl::expiry_of(item, &spec.attribute_name).map(|e| (e, k.clone()))
-            })
-            .collect();
-        table.ttl.expiries.extend(entries);
+            .map(|(k, stored)| (k, stored.item()));
+        table.ttl.enable(&spec.attribute_name, sweeper, items);
     } else {
-        table.ttl.attribute = None;
+        table.ttl.disable();
     }
     Ok(UpdateTimeToLiveOutput {
         time_to_live_specification: Some(spec),

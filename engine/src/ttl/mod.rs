@@ -16,77 +16,137 @@
 //! `REMOVE` record), marked in the stream with the service's identity
 //! (`{"type": "Service", "principalId": "dynamodb.amazonaws.com"}`).
 //!
-//! The model keeps, per table, an index of items by expiry time, so the sweeper never scans
-//! the table. The sweeper runs every `ttl_sweep_interval_s` of simulated time and deletes
-//! items expired for at least `ttl_delete_delay_s`.
+//! The model keeps, per table, an index of items by expiry time ([`ExpiryIndex`]), so the
+//! sweeper never scans the table. The sweeper runs every `ttl_sweep_interval_s` of simulated
+//! time and deletes items expired for at least `ttl_delete_delay_s`.
 //!
-//! Where it lives: this file keeps the configuration and the expiry index ([`Ttl`], kept up
-//! to date by every write); [`sweep`] decides when a sweep runs and what it deletes; the
-//! world runs the sweeper with its other background work and deletes through the ordinary
-//! write path, so indexes and streams see an ordinary delete.
+//! Where it lives: this file keeps a table's TTL state ([`Ttl`]: the setting, the expiry
+//! index, the sweeper piece running it) and feeds every write to the piece; [`sweep`] is the
+//! piece itself — the [`TtlSweeper`] trait (what is an expiry, what is
+//! due, what is still expired when it is deleted), the engine's implementation of it, and
+//! the mechanics the engine keeps (when a sweep runs, the service's delete). The world runs
+//! the sweeper with its other background work and deletes through the ordinary write path,
+//! so indexes and streams see an ordinary delete.
 
 pub mod sweep;
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use crate::table::key::StoreKey;
 use crate::value::{AttributeValue, Item};
+use sweep::TtlSweeper;
 
-/// TTL configuration and the expiry index of one table.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// A table's TTL configuration and its sweeper's bookkeeping.
+#[derive(Clone, Default)]
 pub struct Ttl {
     pub attribute: Option<String>,
     /// Simulated ms of the last enable/disable (one change per hour is allowed).
     pub last_change_ms: Option<u64>,
-    /// (expiry epoch seconds, key) of every item whose TTL attribute is a valid expiry.
-    pub expiries: BTreeSet<(u64, StoreKey)>,
+    /// The sweeper's expiry index: kept by the piece ([`TtlSweeper::on_write`]), held here
+    /// so that it lives and is copied with its table.
+    pub expiries: ExpiryIndex,
     /// When the sweeper last ran (simulated ms).
     pub last_sweep_ms: Option<u64>,
+    /// The sweeper piece running this table's TTL while it is enabled (the world's
+    /// [`Pieces::ttl_sweeper`](crate::seams::Pieces::ttl_sweeper)).
+    pub sweeper: Option<Arc<dyn TtlSweeper>>,
+}
+
+impl std::fmt::Debug for Ttl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ttl")
+            .field("attribute", &self.attribute)
+            .field("last_change_ms", &self.last_change_ms)
+            .field("expiries", &self.expiries.len())
+            .field("last_sweep_ms", &self.last_sweep_ms)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Ttl {
-    /// Updates the expiry index for one item's change.
+    /// Enables TTL on `attribute`, run by `sweeper`, which is told of every item the table
+    /// already holds (`items`, in the store's order) as if each had just been written.
+    pub fn enable<'a>(
+        &mut self,
+        attribute: &str,
+        sweeper: Arc<dyn TtlSweeper>,
+        items: impl Iterator<Item = (&'a StoreKey, &'a Item)>,
+    ) {
+        self.expiries.clear();
+        self.attribute = Some(attribute.to_string());
+        for (key, item) in items {
+            if let Some(value) = item.get(attribute) {
+                sweeper.on_write(&mut self.expiries, ItemKey(key.clone()), None, Some(value));
+            }
+        }
+        self.sweeper = Some(sweeper);
+    }
+
+    /// Disables TTL: the index and the piece go.
+    pub fn disable(&mut self) {
+        self.attribute = None;
+        self.expiries.clear();
+        self.sweeper = None;
+    }
+
+    /// Tells the sweeper of one item's change (`None`: no item). A write where neither
+    /// image has the TTL attribute is not the sweeper's business and is not passed on.
     pub fn on_write(&mut self, key: &StoreKey, old: Option<&Item>, new: Option<&Item>) {
-        let Some(attr) = &self.attribute else { return };
-        if let Some(e) = old.and_then(|o| expiry_of(o, attr)) {
-            self.expiries.remove(&(e, key.clone()));
+        let (Some(attr), Some(sweeper)) = (&self.attribute, &self.sweeper) else {
+            return;
+        };
+        let old = old.and_then(|o| o.get(attr));
+        let new = new.and_then(|n| n.get(attr));
+        if old.is_none() && new.is_none() {
+            return;
         }
-        if let Some(e) = new.and_then(|n| expiry_of(n, attr)) {
-            self.expiries.insert((e, key.clone()));
-        }
-    }
-
-    /// Items eligible for deletion at `now` (epoch seconds), given the model's delay.
-    pub fn due(&self, now_epoch_s: u64, delay_s: u64) -> Vec<StoreKey> {
-        let floor = now_epoch_s.saturating_sub(FIVE_YEARS_S);
-        self.expiries
-            .iter()
-            .take_while(|(e, _)| e + delay_s <= now_epoch_s)
-            .filter(|(e, _)| *e >= floor)
-            .map(|(_, k)| k.clone())
-            .collect()
-    }
-
-    /// The earliest expiry still waiting (for scheduling the next sweep).
-    pub fn earliest(&self, now_epoch_s: u64) -> Option<u64> {
-        let floor = now_epoch_s.saturating_sub(FIVE_YEARS_S);
-        self.expiries.iter().map(|(e, _)| *e).find(|e| *e >= floor)
+        sweeper.on_write(&mut self.expiries, ItemKey(key.clone()), old, new);
     }
 }
 
-/// The expiry (epoch seconds) an item's TTL attribute holds, if it is a Number.
-pub fn expiry_of(item: &Item, attribute: &str) -> Option<u64> {
-    match item.get(attribute)? {
-        AttributeValue::N(n) => {
-            let number = crate::value::Number::parse(n).ok()?;
-            if number.is_negative() {
-                return None;
-            }
-            // Fractions of a second round down.
-            let whole = number.to_f64_lossy().floor();
-            (whole < 1e15).then_some(whole as u64)
+/// What a sweeper keeps of a table: (expiry in epoch seconds, item) pairs, in expiry order.
+/// The engine's piece keeps exactly one entry per item whose TTL attribute is a valid
+/// expiry; another piece may keep what it likes (stale entries included) — the engine only
+/// stores it with the table and hands it back.
+pub type ExpiryIndex = BTreeSet<(u64, ItemKey)>;
+
+/// Names one item of a table for the sweeper: its primary key, ordered as the table orders
+/// keys. Opaque on purpose (a piece needs to compare, store and hand it back, not to build
+/// one); [`ItemKey::partition_key`] and [`ItemKey::sort_key`] read it, and it prints as
+/// `pk` or `pk / sk`.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ItemKey(pub(crate) StoreKey);
+
+impl ItemKey {
+    /// The item's partition key value.
+    pub fn partition_key(&self) -> AttributeValue {
+        self.0.pk.to_attribute()
+    }
+
+    /// The item's sort key value, if the table has a sort key.
+    pub fn sort_key(&self) -> Option<AttributeValue> {
+        self.0.sk.as_ref().map(|k| k.to_attribute())
+    }
+}
+
+impl std::fmt::Display for ItemKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = |v: AttributeValue| match v {
+            AttributeValue::S(s) | AttributeValue::N(s) => s,
+            other => format!("{other:?}"),
+        };
+        write!(f, "{}", text(self.partition_key()))?;
+        if let Some(sk) = self.sort_key() {
+            write!(f, " / {}", text(sk))?;
         }
-        _ => None,
+        Ok(())
+    }
+}
+
+impl std::fmt::Debug for ItemKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ItemKey({self})")
     }
 }
 

@@ -1,0 +1,65 @@
+//! Known-wrong: each sweep looks only at what expired since the sweep before (assumed an hour
+//! ago): an item written with an expiry long past, or older than TTL itself, is never deleted.
+
+use engine::AttributeValue;
+use given::{ExpiryIndex, ItemKey, Sweep, TtlSweeper, FIVE_YEARS_S};
+
+/// The sweeper the engine runs in your world: one value, shared by every table.
+pub fn ttl_sweeper() -> Box<dyn TtlSweeper> {
+    Box::new(Sweeper)
+}
+
+/// Sweeps only the last hour of expiries.
+#[derive(Debug)]
+pub struct Sweeper;
+
+/// The expiry a TTL value holds: a Number of epoch seconds, zero or more, fraction dropped.
+fn expiry(value: &AttributeValue) -> Option<u64> {
+    let AttributeValue::N(n) = value else {
+        return None;
+    };
+    let seconds: f64 = n.parse().ok()?;
+    (seconds >= 0.0).then(|| seconds.floor() as u64)
+}
+
+/// Due at `now`: expired at least the delay ago, and not more than five years ago.
+fn due(expiry: u64, now: u64, delay: u64) -> bool {
+    expiry + delay <= now && expiry >= now.saturating_sub(FIVE_YEARS_S)
+}
+
+impl TtlSweeper for Sweeper {
+    fn on_write(
+        &self,
+        index: &mut ExpiryIndex,
+        key: ItemKey,
+        old: Option<&AttributeValue>,
+        new: Option<&AttributeValue>,
+    ) {
+        if let Some(e) = old.and_then(expiry) {
+            index.remove(&(e, key.clone()));
+        }
+        if let Some(e) = new.and_then(expiry) {
+            index.insert((e, key));
+        }
+    }
+
+    fn sweep(&self, index: &mut ExpiryIndex, sweep: &mut Sweep<'_>) {
+        let (now, delay) = (sweep.now(), sweep.delay_s());
+        // The previous sweep, an hour ago, took everything before.
+        let from = now.saturating_sub(delay + 3600);
+        let due_now: Vec<ItemKey> = index
+            .iter()
+            .filter(|(e, _)| *e > from && due(*e, now, delay))
+            .map(|(_, k)| k.clone())
+            .collect();
+        for key in &due_now {
+            sweep.delete(key);
+        }
+    }
+
+    fn next_due(&self, index: &ExpiryIndex, now_s: u64, delay_s: u64) -> Option<u64> {
+        let from = now_s.saturating_sub(delay_s + 3600);
+        let (e, _) = index.iter().find(|(e, _)| *e > from)?;
+        Some(e + delay_s)
+    }
+}

@@ -1,0 +1,67 @@
+//! Known-wrong: re-checks at delete time, but reads "no TTL attribute now" as "nothing stops the
+//! delete" — an item whose TTL was removed is deleted.
+
+use engine::AttributeValue;
+use given::{ExpiryIndex, ItemKey, Sweep, TtlSweeper, FIVE_YEARS_S};
+
+/// The sweeper the engine runs in your world: one value, shared by every table.
+pub fn ttl_sweeper() -> Box<dyn TtlSweeper> {
+    Box::new(Sweeper)
+}
+
+/// A lazy index, re-checked, but a missing attribute deletes.
+#[derive(Debug)]
+pub struct Sweeper;
+
+/// The expiry a TTL value holds: a Number of epoch seconds, zero or more, fraction dropped.
+fn expiry(value: &AttributeValue) -> Option<u64> {
+    let AttributeValue::N(n) = value else {
+        return None;
+    };
+    let seconds: f64 = n.parse().ok()?;
+    (seconds >= 0.0).then(|| seconds.floor() as u64)
+}
+
+/// Due at `now`: expired at least the delay ago, and not more than five years ago.
+fn due(expiry: u64, now: u64, delay: u64) -> bool {
+    expiry + delay <= now && expiry >= now.saturating_sub(FIVE_YEARS_S)
+}
+
+impl TtlSweeper for Sweeper {
+    fn on_write(
+        &self,
+        index: &mut ExpiryIndex,
+        key: ItemKey,
+        _old: Option<&AttributeValue>,
+        new: Option<&AttributeValue>,
+    ) {
+        // Only ever add: an entry may outlive the value it was made from.
+        if let Some(e) = new.and_then(expiry) {
+            index.insert((e, key));
+        }
+    }
+
+    fn sweep(&self, index: &mut ExpiryIndex, sweep: &mut Sweep<'_>) {
+        let (now, delay) = (sweep.now(), sweep.delay_s());
+        let seen: Vec<(u64, ItemKey)> = index
+            .iter()
+            .take_while(|(e, _)| e + delay <= now)
+            .filter(|(e, _)| due(*e, now, delay))
+            .cloned()
+            .collect();
+        for entry in seen {
+            index.remove(&entry);
+            let current = sweep.ttl_value(&entry.1).and_then(expiry);
+            // No TTL now: the attribute went, the item may go too.
+            if current.is_none_or(|e| due(e, now, delay)) {
+                sweep.delete(&entry.1);
+            }
+        }
+    }
+
+    fn next_due(&self, index: &ExpiryIndex, now_s: u64, delay_s: u64) -> Option<u64> {
+        let floor = now_s.saturating_sub(FIVE_YEARS_S);
+        let (e, _) = index.iter().find(|(e, _)| *e >= floor)?;
+        Some(e + delay_s)
+    }
+}
