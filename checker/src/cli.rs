@@ -1,16 +1,11 @@
-//! Arguments in two layers: [`Args`] is what clap parsed; [`Context`] is what a command runs
-//! with: the repository found, the manifest loaded and kata names resolved (ripgrep's
-//! lowargs/hiargs).
+//! Arguments in two layers: [`Args`] is what clap parsed (this module, which knows nothing of
+//! the commands); [`crate::context::Context`] is what a command runs with: the repository
+//! found, the manifest loaded and kata names resolved (ripgrep's lowargs/hiargs).
+//! [`crate::commands`] turns the one into the other and runs the command.
 
 use std::path::PathBuf;
 
-use anyhow::Result;
 use clap::{Parser, Subcommand};
-
-use crate::manifest::Manifest;
-use crate::root::find_root;
-use crate::runner::CheckOptions;
-use crate::state::StateFile;
 
 /// Learn DynamoDB by doing: katas checked against a deterministic DynamoDB engine.
 #[derive(Debug, Parser)]
@@ -194,78 +189,4 @@ pub enum DevCommand {
         #[arg(long)]
         lesson: Option<String>,
     },
-}
-
-/// Everything a command needs, resolved.
-#[derive(Debug)]
-pub struct Context {
-    /// Repository root.
-    pub root: PathBuf,
-    /// The curriculum.
-    pub manifest: Manifest,
-    /// The learner's progress.
-    pub state: StateFile,
-    /// Options for checks.
-    pub check: CheckOptions,
-    /// The kata whose folder the command was started in (`exercises/<kata>/…`), if any.
-    pub here: Option<String>,
-}
-
-impl Context {
-    /// Finds the repository from the current directory and loads manifest and state.
-    pub fn discover() -> Result<Context> {
-        let cwd = std::env::current_dir()?;
-        let root = find_root(&cwd)?;
-        let manifest = Manifest::load(&root)?;
-        let state = StateFile::load(&root, &manifest);
-        let here = kata_at(&root, &manifest, &cwd);
-        Ok(Context {
-            root,
-            manifest,
-            state,
-            check: CheckOptions::default(),
-            here,
-        })
-    }
-
-    /// The named kata, else the one whose folder the command runs in, else the current one.
-    pub fn kata_or_current(&self, name: Option<&str>) -> Result<&crate::manifest::Kata> {
-        let name = name
-            .or(self.here.as_deref())
-            .or(self.state.state.current.as_deref());
-        match name {
-            Some(n) => self.manifest.kata(n),
-            None => anyhow::bail!("the curriculum has no katas yet"),
-        }
-    }
-}
-
-/// The kata whose folder holds `dir` (`<root>/exercises/<kata>` or anything under it).
-pub fn kata_at(
-    root: &std::path::Path,
-    manifest: &Manifest,
-    dir: &std::path::Path,
-) -> Option<String> {
-    let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    manifest
-        .katas
-        .iter()
-        .find(|k| dir.starts_with(root.join(k.folder())))
-        .map(|k| k.name.clone())
-}
-
-/// Parses the command line and runs it; returns the process exit code.
-pub fn main() -> i32 {
-    let args = Args::parse();
-    match crate::commands::dispatch(args) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!(
-                "{} {e:#}",
-                colored::Colorize::bold(colored::Colorize::red("error:"))
-            );
-            2
-        }
-    }
 }

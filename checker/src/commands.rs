@@ -7,7 +7,8 @@ use std::path::Path;
 use anyhow::{bail, Context as _, Result};
 use colored::Colorize;
 
-use crate::cli::{Args, Command, Context};
+use crate::cli::{Args, Command};
+use crate::context::Context;
 use crate::manifest::Kata;
 use crate::report;
 use crate::runner::{self, CheckResult, Progress};
@@ -20,6 +21,21 @@ const NO_MORE_HINTS: &str = "that was the last hint; the lesson (`cargo katas le
 /// Shown by `katas solution` before the kata passed.
 const SOLUTION_LOCKED: &str = "the reference solution unlocks once the kata passes \
 (`cargo katas run KATA`); add --force to see it anyway";
+
+/// Parses the command line and runs it; returns the process exit code.
+pub fn main() -> i32 {
+    let args = <Args as clap::Parser>::parse();
+    match dispatch(args) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!(
+                "{} {e:#}",
+                colored::Colorize::bold(colored::Colorize::red("error:"))
+            );
+            2
+        }
+    }
+}
 
 /// Runs a parsed command line; returns the exit code.
 pub fn dispatch(args: Args) -> Result<i32> {
@@ -52,8 +68,9 @@ pub fn dispatch(args: Args) -> Result<i32> {
         Some(Command::Reset { kata }) => {
             let k = cx.manifest.kata(&kata)?;
             crate::sources::reset_kata(&cx.root, k)?;
-            cx.state.state.passed.remove(&k.name);
-            cx.state.save()?;
+            if cx.state.state.record_reset(&k.name) {
+                cx.state.save()?;
+            }
             println!("`{}` is back to its starter", k.name);
             Ok(0)
         }
@@ -106,7 +123,7 @@ pub fn dispatch(args: Args) -> Result<i32> {
 /// binary run through cargo, not a library linked here, so that the checker — the learner's
 /// first build — compiles none of the server, and a learner who never serves never waits for
 /// it. The server's options are its own (`katas-serve --help`), passed on untouched.
-fn serve(cx: &crate::cli::Context, args: &[String]) -> Result<i32> {
+fn serve(cx: &Context, args: &[String]) -> Result<i32> {
     let status = runner::cargo_command()
         .current_dir(&cx.root)
         .args(["run", "-p", SERVE_PACKAGE, "--"])
@@ -362,7 +379,7 @@ fn hint(cx: &mut Context, name: Option<&str>) -> Result<i32> {
         c => c,
     };
     let print_hint = |label: &str, hint: &str| {
-        let hang = report::text::width(label) + 1;
+        let hang = crate::text::width(label) + 1;
         // A long label (a test's name) on a narrow terminal would leave the hint a thin
         // column: then the label gets its own line and the hint runs under it.
         if cols != usize::MAX && hang > 12 && hang > cols / 3 {
@@ -371,13 +388,13 @@ fn hint(cx: &mut Context, name: Option<&str>) -> Result<i32> {
                 "  {}",
                 hint.split_whitespace().collect::<Vec<_>>().join(" ")
             );
-            for line in report::text::wrap(&text, cols, 0) {
+            for line in crate::text::wrap(&text, cols, 0) {
                 println!("{line}");
             }
             println!();
             return;
         }
-        for line in report::text::wrap(&report::hint_line(label, hint), cols, hang) {
+        for line in crate::text::wrap(&report::hint_line(label, hint), cols, hang) {
             println!("{line}");
         }
         println!();
@@ -393,7 +410,7 @@ fn hint(cx: &mut Context, name: Option<&str>) -> Result<i32> {
     }
     match revealed {
         Revealed::NoMore => {
-            for line in report::text::wrap(NO_MORE_HINTS, cols, 0) {
+            for line in crate::text::wrap(NO_MORE_HINTS, cols, 0) {
                 println!("{}", line.dimmed());
             }
         }
@@ -435,7 +452,7 @@ fn verify(cx: &mut Context) -> Result<i32> {
         println!(
             "  {} {name}: {}",
             "✗".red(),
-            report::strip_ansi(why).trim_start_matches("✗ ")
+            crate::text::strip_ansi(why).trim_start_matches("✗ ")
         );
     }
     Ok(if failed.is_empty() { 0 } else { 1 })
@@ -496,7 +513,7 @@ fn quiz(
     if options.section.is_some() {
         return Ok(0);
     }
-    record_quiz(&mut cx.state.state, &outcome);
+    cx.state.state.record_quiz(&outcome);
     cx.state.save()?;
     if !outcome.complete() && outcome.total > 0 {
         println!(
@@ -509,63 +526,4 @@ fn quiz(
         );
     }
     Ok(0)
-}
-
-/// A complete attempt becomes the lesson's best score if it is one (and ends any stopped
-/// attempt); a partial one is kept to be taken up, the best score untouched.
-pub fn record_quiz(state: &mut crate::state::State, outcome: &crate::quiz::QuizOutcome) {
-    if outcome.complete() {
-        state.quiz_attempts.remove(&outcome.lesson);
-        let score = crate::state::QuizScore {
-            correct: outcome.correct,
-            total: outcome.total,
-        };
-        let best = state.quizzes.entry(outcome.lesson.clone()).or_insert(score);
-        if score.correct >= best.correct {
-            *best = score;
-        }
-    } else if outcome.total > 0 {
-        state.quiz_attempts.insert(
-            outcome.lesson.clone(),
-            crate::state::QuizAttempt {
-                seed: outcome.seed,
-                answered: outcome.total,
-                correct: outcome.correct,
-                of: outcome.asked,
-            },
-        );
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::record_quiz;
-    use crate::quiz::QuizOutcome;
-    use crate::state::State;
-
-    fn outcome(correct: u32, total: u32, asked: u32) -> QuizOutcome {
-        QuizOutcome {
-            lesson: "01".into(),
-            correct,
-            total,
-            asked,
-            seed: 7,
-        }
-    }
-
-    #[test]
-    fn a_part_is_never_a_score_and_a_whole_attempt_ends_the_part() {
-        let mut s = State::default();
-        record_quiz(&mut s, &outcome(2, 3, 31));
-        assert!(s.quizzes.is_empty(), "2/3 of 31 is not a score");
-        assert_eq!(s.quiz_attempts["01"].answered, 3);
-        assert_eq!(s.quiz_attempts["01"].seed, 7);
-        record_quiz(&mut s, &outcome(20, 31, 31));
-        assert!(s.quiz_attempts.is_empty());
-        assert_eq!((s.quizzes["01"].correct, s.quizzes["01"].total), (20, 31));
-        record_quiz(&mut s, &outcome(15, 31, 31));
-        assert_eq!(s.quizzes["01"].correct, 20, "the best stays");
-        record_quiz(&mut s, &outcome(0, 0, 31));
-        assert!(s.quiz_attempts.is_empty(), "nothing answered, nothing kept");
-    }
 }

@@ -1,4 +1,4 @@
 //! `katas`: the DynamoDB Katas checker (`cargo katas` runs it).
 fn main() {
-    std::process::exit(katas::cli::main());
+    std::process::exit(katas::commands::main());
 }

@@ -20,7 +20,7 @@ use std::process::Command;
 use anyhow::{bail, Context, Result};
 use serde_json::json;
 
-use crate::cli::Context as Cx;
+use crate::context::Context as Cx;
 use crate::grade::submission::META_FILE;
 
 /// Format tag of `katas-submission.json`.

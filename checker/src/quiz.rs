@@ -624,29 +624,17 @@ fn describe(answer: &Answer) -> String {
     }
 }
 
-/// Word-wrap `text` to [`TEXT_WIDTH`] columns; the first line starts with `first`, the others
-/// with `rest`.
+/// Word-wrap `text` to [`TEXT_WIDTH`] columns with [`crate::text::wrap`]; the first line
+/// starts with `first`, the others with `rest` (spaces). Line breaks in the TOML text are
+/// spaces: a question is one paragraph.
 fn wrap_text(text: &str, first: &str, rest: &str) -> String {
-    let mut out = String::from(first);
-    let mut col = first.chars().count();
-    let mut at_start = true;
-    for word in text.split_whitespace() {
-        let w = word.chars().count();
-        if !at_start && col + 1 + w > TEXT_WIDTH {
-            out.push('\n');
-            out.push_str(rest);
-            col = rest.chars().count();
-            at_start = true;
-        }
-        if !at_start {
-            out.push(' ');
-            col += 1;
-        }
-        out.push_str(word);
-        col += w;
-        at_start = false;
-    }
-    out
+    let line = format!(
+        "{first}{}",
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    );
+    let lead = first.len() - first.trim_start_matches(' ').len();
+    let hang = rest.len().saturating_sub(lead);
+    crate::text::wrap(&line, TEXT_WIDTH, hang).join("\n")
 }
 
 fn format_number(v: f64) -> String {

@@ -17,10 +17,7 @@ use similar::{ChangeTag, TextDiff};
 
 use crate::manifest::Kata;
 use crate::runner::{CheckResult, TestResult, TestStatus, Verdict};
-
-pub mod text;
-
-pub use text::strip_ansi;
+use crate::text;
 
 /// Lines of a failing test's own output shown under it.
 const OUTPUT_LINES: usize = 20;

@@ -204,6 +204,59 @@ impl State {
         changed
     }
 
+    /// Records that `kata` went back to its starter: it passes no longer (until checked).
+    /// Hints seen stay seen, and so does the test that failed first (the starter fails it
+    /// too, most likely). Returns whether anything changed.
+    pub fn record_reset(&mut self, kata: &str) -> bool {
+        self.passed.remove(kata)
+    }
+
+    /// Records a re-check of every kata (`verify`, or watch mode's before the finish): passes
+    /// and fails as they came out; which test failed first is not known from it, so the one
+    /// last recorded stays for a kata that still fails.
+    pub fn record_all(&mut self, results: &[(String, bool)]) {
+        for (name, ok) in results {
+            let failing = if *ok {
+                None
+            } else {
+                self.failing.get(name).cloned()
+            };
+            self.record_check(name, *ok, failing.as_deref());
+        }
+    }
+
+    /// Makes `kata` the one watch mode opens at.
+    pub fn go_to(&mut self, kata: &str) {
+        self.current = Some(kata.to_string());
+    }
+
+    /// Records a quiz attempt: a complete one becomes the lesson's best score if it is one (and
+    /// ends any stopped attempt); a partial one is kept to be taken up, the best score
+    /// untouched; one with no answer leaves everything as it was.
+    pub fn record_quiz(&mut self, outcome: &crate::quiz::QuizOutcome) {
+        if outcome.complete() {
+            self.quiz_attempts.remove(&outcome.lesson);
+            let score = QuizScore {
+                correct: outcome.correct,
+                total: outcome.total,
+            };
+            let best = self.quizzes.entry(outcome.lesson.clone()).or_insert(score);
+            if score.correct >= best.correct {
+                *best = score;
+            }
+        } else if outcome.total > 0 {
+            self.quiz_attempts.insert(
+                outcome.lesson.clone(),
+                QuizAttempt {
+                    seed: outcome.seed,
+                    answered: outcome.total,
+                    correct: outcome.correct,
+                    of: outcome.asked,
+                },
+            );
+        }
+    }
+
     /// Records a check of `kata`: which test failed first, if any.
     pub fn record_failing(&mut self, kata: &str, failing: Option<&str>) {
         match failing {
@@ -367,6 +420,51 @@ mod tests {
         assert!(!s.record_check("a", true, None));
         assert!(s.record_check("a", false, None), "no longer passes");
         assert!(!s.passed.contains("a"));
+    }
+
+    fn outcome(correct: u32, total: u32, asked: u32) -> crate::quiz::QuizOutcome {
+        crate::quiz::QuizOutcome {
+            lesson: "01".into(),
+            correct,
+            total,
+            asked,
+            seed: 7,
+        }
+    }
+
+    #[test]
+    fn a_part_is_never_a_score_and_a_whole_attempt_ends_the_part() {
+        let mut s = State::default();
+        s.record_quiz(&outcome(2, 3, 31));
+        assert!(s.quizzes.is_empty(), "2/3 of 31 is not a score");
+        assert_eq!(s.quiz_attempts["01"].answered, 3);
+        assert_eq!(s.quiz_attempts["01"].seed, 7);
+        s.record_quiz(&outcome(20, 31, 31));
+        assert!(s.quiz_attempts.is_empty());
+        assert_eq!((s.quizzes["01"].correct, s.quizzes["01"].total), (20, 31));
+        s.record_quiz(&outcome(15, 31, 31));
+        assert_eq!(s.quizzes["01"].correct, 20, "the best stays");
+        s.record_quiz(&outcome(0, 0, 31));
+        assert!(s.quiz_attempts.is_empty(), "nothing answered, nothing kept");
+    }
+
+    #[test]
+    fn a_reset_ends_the_pass_and_a_recheck_keeps_the_first_failure_it_cannot_know() {
+        let mut s = State::default();
+        s.record_check("a", true, None);
+        s.record_check("b", false, Some("t1"));
+        s.hints_seen.insert("a".into(), 2);
+        assert!(s.record_reset("a"));
+        assert!(
+            !s.passed.contains("a") && s.hints_seen["a"] == 2,
+            "hints stay seen"
+        );
+        assert!(!s.record_reset("a"), "nothing left to change");
+        s.record_all(&[("a".into(), true), ("b".into(), false)]);
+        assert!(s.passed.contains("a"));
+        assert_eq!(s.failing["b"], "t1");
+        s.record_all(&[("b".into(), true)]);
+        assert!(s.passed.contains("b") && !s.failing.contains_key("b"));
     }
 
     #[test]

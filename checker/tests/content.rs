@@ -284,6 +284,87 @@ fn every_diagram_a_lesson_shows_exists_and_every_diagram_is_shown() {
     assert!(unused.is_empty(), "diagrams no lesson shows: {unused:?}");
 }
 
+/// Every image a book page shows (and every link to a non-page file) resolves where the book
+/// is read as a web book: served by `mdbook serve` (the page at `/<page>.html`, a `..` above
+/// the root staying at the root, as browsers resolve it; the server's root holds the built
+/// pages and mdbook's copy of every other file of the book's `src`) and built, opened from disk
+/// (`<build-dir>/<page>.html`, where `..` climbs the real folders). Without mdbook: the two
+/// resolutions are computed here, from `lessons/book.toml`.
+#[test]
+fn every_image_the_book_shows_is_there_served_and_built() {
+    let book = root().join("lessons");
+    let config: toml::Table = toml::from_str(&read(&book.join("book.toml"))).expect("book.toml");
+    let setting = |table: &str, key: &str, default: &str| {
+        config
+            .get(table)
+            .and_then(|t| t.get(key))
+            .and_then(|v| v.as_str())
+            .unwrap_or(default)
+            .to_string()
+    };
+    let src = book.join(setting("book", "src", "src"));
+    let built = book.join(setting("build", "build-dir", "book"));
+    let mut checked = 0;
+    let mut missing = Vec::new();
+    for page in files_with_ext(&src, "md") {
+        for target in link_targets(&read(&page)) {
+            let file = target.split(['#', '?']).next().unwrap_or("");
+            if file.is_empty() || file.contains("://") || file.ends_with(".md") {
+                continue;
+            }
+            checked += 1;
+            // Served: URL resolution from the server's root; the file is mdbook's copy of src.
+            let mut url: Vec<&str> = Vec::new();
+            for part in file.split('/') {
+                match part {
+                    ".." => {
+                        url.pop();
+                    }
+                    "." | "" => {}
+                    part => url.push(part),
+                }
+            }
+            let served = url.iter().fold(src.clone(), |p, part| p.join(part));
+            if !served.is_file() {
+                missing.push(format!(
+                    "{}: {target} is /{} served, not in {}",
+                    stem(&page),
+                    url.join("/"),
+                    src.display()
+                ));
+            }
+            // Built and opened from disk: real folders, from the page's place in the book.
+            let mut path = built.clone();
+            for part in file.split('/') {
+                match part {
+                    ".." => {
+                        path.pop();
+                    }
+                    "." | "" => {}
+                    part => path.push(part),
+                }
+            }
+            let on_disk = match path.strip_prefix(&built) {
+                Ok(inside) => src.join(inside),
+                Err(_) => path.clone(),
+            };
+            if !on_disk.is_file() {
+                missing.push(format!(
+                    "{}: {target} from {} is {}, which does not exist",
+                    stem(&page),
+                    built.display(),
+                    on_disk.display()
+                ));
+            }
+        }
+    }
+    assert!(checked > 0, "the book shows no images: nothing was checked");
+    assert!(
+        missing.is_empty(),
+        "book images a browser would not find: {missing:#?}"
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // (3) quizzes
 // ---------------------------------------------------------------------------------------------

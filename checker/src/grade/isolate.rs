@@ -560,7 +560,6 @@ fn read_syscall() -> &'static str {
 /// and the libraries it and the grader link (a test binary links the same few; others are
 /// added per binary by [`Isolation::provide_libraries`]).
 fn build_root(root: &Path) -> anyhow::Result<()> {
-    use std::os::unix::fs::{symlink, PermissionsExt};
     let _ = std::fs::remove_dir_all(root);
     for d in ["tmp", "proc", "dev", "run", ".katas/proc/self"] {
         std::fs::create_dir_all(root.join(d))?;
@@ -568,7 +567,7 @@ fn build_root(root: &Path) -> anyhow::Result<()> {
     for f in ["dev/null", "dev/zero", "dev/urandom", "run/test"] {
         std::fs::write(root.join(f), "")?;
     }
-    symlink("/run/test", root.join(".katas/proc/self/exe"))?;
+    symlink("/run/test", &root.join(".katas/proc/self/exe"))?;
     let setpriv = which("setpriv").ok_or_else(|| anyhow::anyhow!("no setpriv"))?;
     std::fs::copy(&setpriv, root.join(".katas/setpriv"))?;
     let mut libs = linked_libraries(&setpriv);
@@ -588,7 +587,7 @@ fn build_root(root: &Path) -> anyhow::Result<()> {
         if meta.is_symlink() {
             continue;
         }
-        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755))?;
+        set_mode(&p, 0o755)?;
         if meta.is_dir() {
             stack.extend(std::fs::read_dir(&p)?.filter_map(|e| e.ok().map(|e| e.path())));
         }
@@ -599,7 +598,6 @@ fn build_root(root: &Path) -> anyhow::Result<()> {
 /// Copies `lib` (an absolute path, as the loader will look for it) into `root` at the same
 /// path, unless it is there.
 fn copy_into_root(root: &Path, lib: &Path) -> anyhow::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
     let rel = lib.strip_prefix("/").unwrap_or(lib);
     let dest = root.join(rel);
     if dest.exists() {
@@ -607,10 +605,10 @@ fn copy_into_root(root: &Path, lib: &Path) -> anyhow::Result<()> {
     }
     if let Some(parent) = dest.parent() {
         std::fs::create_dir_all(parent)?;
-        let _ = std::fs::set_permissions(parent, std::fs::Permissions::from_mode(0o755));
+        let _ = set_mode(parent, 0o755);
     }
     std::fs::copy(lib, &dest)?;
-    std::fs::set_permissions(&dest, std::fs::Permissions::from_mode(0o755))?;
+    set_mode(&dest, 0o755)?;
     Ok(())
 }
 
@@ -698,9 +696,47 @@ fn is_root() -> bool {
 
 /// `chmod 1777`: the sandboxed run may be another user (`nobody`).
 pub fn make_world_writable(dir: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o1777));
+    let _ = set_mode(dir, 0o1777);
 }
+
+/// `chmod`. Unix modes mean nothing elsewhere, and the grader refuses to start there
+/// ([`NOT_UNIX`]), so off Unix this does nothing: it exists so the checker compiles on
+/// Windows, where learners run everything but `katas grade`.
+fn set_mode(path: &Path, mode: u32) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, mode);
+        Ok(())
+    }
+}
+
+/// A symbolic link; off Unix an error ([`NOT_UNIX`]), for the reason [`set_mode`] gives.
+fn symlink(target: &str, link: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(target, link)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (target, link);
+        Err(std::io::Error::other(NOT_UNIX))
+    }
+}
+
+/// Why `katas grade` stops on a system that is not Unix. Design decision: the grader's
+/// sandbox (user, pid, mount and network namespaces, `chroot`, rlimits) is made of Linux
+/// tools, and a grader without it would run untrusted submissions with the instructor's
+/// rights; a weaker Windows sandbox (job objects) is not worth its code while instructors
+/// grade on Linux CI runners. A learner's own commands (`run`, watch mode, `pack`) do not
+/// need it and work everywhere.
+pub const NOT_UNIX: &str = "katas grade runs on Linux (or another Unix): its sandbox is built \
+    from Linux tools (unshare, setpriv, chroot, ulimit). Grade on a Linux machine, in WSL or on \
+    a CI runner; every learner command (watch mode, run, hint, pack) works on this system.";
 
 /// Address space of a test run, MiB. Threads reserve stacks and malloc arenas, so this is
 /// well above what a kata really uses.

@@ -265,6 +265,9 @@ pub fn grade(
     opts: &GradeOptions,
     log: &(dyn Fn(&str) + Sync),
 ) -> Result<Grades> {
+    if cfg!(not(unix)) {
+        bail!(isolate::NOT_UNIX);
+    }
     let started = Instant::now();
     let katas: Vec<&Kata> = if opts.katas.is_empty() {
         manifest.katas.iter().collect()

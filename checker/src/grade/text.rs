@@ -19,7 +19,7 @@ pub const MAX_NAME: usize = 120;
 /// `s` without escape sequences or control characters (tabs and newlines are kept), cut to
 /// `cap` characters with a note of how much was cut.
 pub fn clean(s: &str, cap: usize) -> String {
-    let plain = crate::report::strip_ansi(s);
+    let plain = crate::text::strip_ansi(s);
     let mut out = String::with_capacity(plain.len().min(cap * 4));
     let mut kept = 0usize;
     let mut cut = 0usize;

@@ -2,10 +2,11 @@
 //! aligned columns, code blocks (highlighted, rustdoc's hidden lines dropped), links and images.
 
 use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Tag, TagEnd};
-use unicode_width::UnicodeWidthStr;
 
 use super::code::{code_language, highlight, is_rustdoc_hidden};
 use super::MIN_CELL;
+pub(super) use crate::text::strip_ansi;
+use crate::text::width as display_width;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct Style {
@@ -59,28 +60,6 @@ pub(super) fn dim() -> Style {
         dim: true,
         ..Style::default()
     }
-}
-
-/// Remove ANSI SGR sequences.
-pub(super) fn strip_ansi(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        if c == '\x1b' {
-            for d in chars.by_ref() {
-                if d.is_ascii_alphabetic() {
-                    break;
-                }
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-pub(super) fn display_width(s: &str) -> usize {
-    UnicodeWidthStr::width(s)
 }
 
 // ---------------------------------------------------------------------------------------------

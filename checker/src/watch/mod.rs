@@ -15,6 +15,17 @@
 //! [`event_loop`] with their own sender and a fake `Ports` — no terminal, no file watcher, no
 //! cargo (rustlings' watch mode has no such seam; this is the part it lacks).
 //!
+//! Design decision: the App touches no file. Progress it changed is marked unsaved and the
+//! loop hands it to [`Ports::save_progress`] once per event (so a burst of changes in one
+//! event is one write); a reset is [`Effect::Reset`]; what the kata's files look like after a
+//! check (its untouched starter, changes grading will not see) arrives as [`Event::Sources`]
+//! from the check worker. Its tests therefore need no real folders, and the rules of the
+//! learner's progress stay in [`crate::state`].
+//!
+//! Design decision: the loop draws a frame only when it differs from the last one drawn (or
+//! the terminal was left or resized): a tick with no check running, a save of another file or
+//! a key that changes nothing draw nothing.
+//!
 //! Design decision: a save that arrives while a check runs sets `pending` instead of being
 //! dropped or starting a second cargo; when the running check ends, one more check starts.
 //! Many saves during one check coalesce into that one re-check, which is what the learner
@@ -62,6 +73,17 @@ pub enum Event {
     Progress(String),
     /// A check finished: the kata and its result (or why it could not run).
     CheckDone(String, Result<CheckResult, String>),
+    /// What the check worker saw of the kata's files after a check (sent before its
+    /// [`Event::CheckDone`]): whether `src/` is its untouched starter, and the changed files
+    /// grading will not see ([`crate::sources`]).
+    Sources {
+        /// The kata checked.
+        kata: String,
+        /// Its `src/` is the untouched starter.
+        untouched_starter: bool,
+        /// Changed files grading will not see.
+        unseen_by_grading: Vec<String>,
+    },
     /// The final re-check of every kata finished: name and whether it passed.
     VerifyDone(Vec<(String, bool)>),
     /// The file watcher failed; only `r` re-checks from now on.
@@ -83,6 +105,8 @@ pub enum Effect {
     Page(Vec<String>),
     /// Open this file with the learner's editor command (`--edit-cmd`).
     Edit(String, PathBuf),
+    /// Put this kata's files back to its starter (the App hears back in [`App::reset_done`]).
+    Reset(String),
     /// Leave watch mode.
     Quit,
 }
@@ -166,6 +190,8 @@ pub struct App {
     pub size: (usize, usize),
     /// The command `e` opens the kata's file with (`--edit-cmd`), if given.
     pub edit_cmd: Option<String>,
+    /// The progress changed since it was last handed to [`Ports::save_progress`].
+    pub unsaved: bool,
 }
 
 impl App {
@@ -193,6 +219,7 @@ impl App {
             scroll: 0,
             size: (100, 40),
             edit_cmd: None,
+            unsaved: false,
         }
     }
 
@@ -231,10 +258,9 @@ impl App {
         vec![Effect::StartCheck(name)]
     }
 
+    /// Marks the progress for saving (the loop saves it after this event).
     fn save_state(&mut self) {
-        if let Err(e) = self.state.save() {
-            self.message = Some(format!("could not save progress: {e:#}"));
-        }
+        self.unsaved = true;
     }
 
     /// Whether `path` is a Rust source of the current kata.
@@ -264,10 +290,21 @@ impl App {
                 Vec::new()
             }
             Event::CheckDone(name, result) => self.check_done(name, result),
+            Event::Sources {
+                kata,
+                untouched_starter,
+                unseen_by_grading,
+            } => {
+                if self.checking.as_deref() == Some(kata.as_str()) {
+                    self.untouched_starter = untouched_starter;
+                    self.unseen_by_grading = unseen_by_grading;
+                }
+                Vec::new()
+            }
             Event::VerifyDone(results) if self.rederiving => {
                 self.checking = None;
                 self.rederiving = false;
-                self.record_all(&results);
+                self.state.state.record_all(&results);
                 let passing = results.iter().filter(|(_, ok)| *ok).count();
                 let note = format!(
                     "progress rebuilt by re-checking every kata: {passing} of {} pass",
@@ -282,7 +319,7 @@ impl App {
             }
             Event::VerifyDone(results) => {
                 self.checking = None;
-                self.record_all(&results);
+                self.state.state.record_all(&results);
                 self.save_state();
                 if results.iter().all(|(_, ok)| *ok) {
                     // A note from an earlier round ("… no longer passes") no longer holds.
@@ -290,7 +327,7 @@ impl App {
                     self.screen = Screen::Finished;
                 } else if let Some((name, _)) = results.iter().find(|(_, ok)| !ok) {
                     self.message = Some(format!("`{name}` no longer passes; back to it"));
-                    self.state.state.current = Some(name.clone());
+                    self.state.state.go_to(name);
                     self.save_state();
                     self.last = None;
                     self.verify = Some(results);
@@ -312,16 +349,6 @@ impl App {
         }
     }
 
-    /// Records a re-check of every kata (which test failed first is not known from it: the
-    /// last one recorded stays).
-    fn record_all(&mut self, results: &[(String, bool)]) {
-        for (name, ok) in results {
-            let failing = self.state.state.failing.get(name).cloned();
-            let failing = if *ok { None } else { failing };
-            self.state.state.record_check(name, *ok, failing.as_deref());
-        }
-    }
-
     fn check_done(&mut self, name: String, result: Result<CheckResult, String>) -> Vec<Effect> {
         self.checking = None;
         self.progress = None;
@@ -330,10 +357,6 @@ impl App {
             if self.state.state.record_check(&name, r.passed(), failing) {
                 self.save_state();
             }
-        }
-        if let Some(k) = self.manifest.katas.iter().find(|k| k.name == name) {
-            self.untouched_starter = crate::sources::is_untouched_starter(&self.root, k);
-            self.unseen_by_grading = crate::sources::unseen_by_grading(&self.root, k);
         }
         if name != self.current_name() {
             // A stale result (the learner switched katas meanwhile): check the new one.
@@ -476,7 +499,7 @@ impl App {
     }
 
     fn switch_to(&mut self, name: String) -> Vec<Effect> {
-        self.state.state.current = Some(name);
+        self.state.state.go_to(&name);
         self.save_state();
         self.last = None;
         self.scroll = 0;
@@ -485,13 +508,23 @@ impl App {
     }
 
     fn reset(&mut self) -> Vec<Effect> {
-        match crate::sources::reset_kata(&self.root, self.kata()) {
+        vec![Effect::Reset(self.current_name())]
+    }
+
+    /// The outcome of an [`Effect::Reset`]: on success the pass is gone and the starter is
+    /// checked.
+    pub fn reset_done(&mut self, outcome: Result<(), String>) -> Vec<Effect> {
+        match outcome {
             Ok(()) => {
-                self.message = Some(format!("`{}` is back to its starter", self.current_name()));
+                let name = self.current_name();
+                if self.state.state.record_reset(&name) {
+                    self.save_state();
+                }
+                self.message = Some(format!("`{name}` is back to its starter"));
                 self.request_check()
             }
             Err(e) => {
-                self.message = Some(format!("reset failed: {e:#}"));
+                self.message = Some(format!("reset failed: {e}"));
                 Vec::new()
             }
         }
@@ -517,6 +550,10 @@ pub trait Ports {
     fn page(&mut self, lines: &[String]);
     /// Run `cmd` (split at spaces) with `file` appended, blocking until it exits.
     fn edit(&mut self, cmd: &str, file: &Path);
+    /// Write the learner's progress (`.katas-state.json`).
+    fn save_progress(&mut self, state: &StateFile) -> Result<(), String>;
+    /// Put `kata`'s files back to its starter.
+    fn reset(&mut self, kata: &str) -> Result<(), String>;
     /// Draw the screen (as many lines as [`Ports::height`] at most).
     fn draw(&mut self, lines: &[String]);
     /// Terminal width in columns.
@@ -533,13 +570,13 @@ pub trait Ports {
 pub fn event_loop(app: &mut App, events: &Receiver<Event>, ports: &mut dyn Ports) {
     app.size = (ports.width(), ports.height());
     let first = app.start();
-    if perform(first, ports) {
+    if perform(app, first, ports).quit {
         return;
     }
-    ports.draw(&app.render(app.size.0, app.size.1));
+    let mut shown = app.render(app.size.0, app.size.1);
+    ports.draw(&shown);
     while let Ok(event) = events.recv() {
-        // Ticks animate the spinner; with no check running nothing changed, so no redraw.
-        let idle_tick = matches!(event, Event::Tick) && app.checking.is_none();
+        let resized = matches!(event, Event::Resize);
         app.size = (ports.width(), ports.height());
         let done = match &event {
             Event::CheckDone(kata, result) => {
@@ -548,13 +585,16 @@ pub fn event_loop(app: &mut App, events: &Receiver<Event>, ports: &mut dyn Ports
             _ => None,
         };
         let effects = app.handle(event);
-        if perform(effects, ports) {
+        let performed = perform(app, effects, ports);
+        if performed.quit {
             return;
         }
-        if idle_tick {
-            continue;
+        let frame = app.render(app.size.0, app.size.1);
+        // Unchanged, with the terminal as we left it: nothing to draw.
+        if frame != shown || performed.left_screen || resized {
+            ports.draw(&frame);
+            shown = frame;
         }
-        ports.draw(&app.render(app.size.0, app.size.1));
         if let Some((kata, passed)) = done {
             trace_verdict(&kata, passed);
         }
@@ -584,21 +624,51 @@ fn trace_verdict(kata: &str, passed: bool) {
     }
 }
 
-/// Carries out effects; true when the loop should end.
-fn perform(effects: Vec<Effect>, ports: &mut dyn Ports) -> bool {
-    for effect in effects {
+/// What carrying out a round of effects did.
+#[derive(Debug, Default)]
+struct Performed {
+    /// The loop should end.
+    quit: bool,
+    /// The screen was left (lesson, pager, editor): the next frame must be drawn whole.
+    left_screen: bool,
+}
+
+/// Carries out effects, and then saves the progress if they or the event changed it.
+fn perform(app: &mut App, effects: Vec<Effect>, ports: &mut dyn Ports) -> Performed {
+    let mut done = Performed::default();
+    let mut queue = std::collections::VecDeque::from(effects);
+    while let Some(effect) = queue.pop_front() {
         match effect {
             Effect::StartCheck(kata) => ports.start_check(&kata),
             Effect::StartVerify => ports.start_verify(),
             Effect::OpenLesson(lesson, section) => {
                 ports.open_lesson(&lesson, section.as_deref());
+                done.left_screen = true;
             }
-            Effect::Page(lines) => ports.page(&lines),
-            Effect::Edit(cmd, file) => ports.edit(&cmd, &file),
-            Effect::Quit => return true,
+            Effect::Page(lines) => {
+                ports.page(&lines);
+                done.left_screen = true;
+            }
+            Effect::Edit(cmd, file) => {
+                ports.edit(&cmd, &file);
+                done.left_screen = true;
+            }
+            Effect::Reset(kata) => {
+                let outcome = ports.reset(&kata);
+                queue.extend(app.reset_done(outcome));
+            }
+            Effect::Quit => {
+                done.quit = true;
+                break;
+            }
         }
     }
-    false
+    if std::mem::take(&mut app.unsaved) {
+        if let Err(e) = ports.save_progress(&app.state) {
+            app.message = Some(format!("could not save progress: {e}"));
+        }
+    }
+    done
 }
 
 #[cfg(test)]

@@ -16,13 +16,14 @@
 //! Design decision: the screen is exactly the terminal's height, never more. The alternate
 //! screen has no scrollback, so a line written past the bottom pushes the top out of reach:
 //! a 72-line verdict used to hide the title, the progress bar, the verdict line and the
-//! spinner. Every line is wrapped to the terminal's width first ([`report::text`]), so the
+//! spinner. Every line is wrapped to the terminal's width first ([`crate::text`]), so the
 //! row count is the real one.
 
 use colored::Colorize;
 
 use super::{App, Screen};
-use crate::report::{self, text};
+use crate::report;
+use crate::text;
 
 /// The keys of the kata screen, in the key bar.
 const KEYS: &[&str] = &[

@@ -31,6 +31,7 @@ enum Job {
 /// The terminal and the worker.
 struct RealPorts {
     root: PathBuf,
+    manifest: Manifest,
     jobs: Sender<Job>,
     paused: Arc<AtomicBool>,
 }
@@ -99,6 +100,13 @@ impl Ports for RealPorts {
         }
         let _ = enter_terminal();
         self.paused.store(false, Ordering::SeqCst);
+    }
+    fn save_progress(&mut self, state: &crate::state::StateFile) -> Result<(), String> {
+        state.save().map_err(|e| format!("{e:#}"))
+    }
+    fn reset(&mut self, kata: &str) -> Result<(), String> {
+        let kata = self.manifest.kata(kata).map_err(|e| format!("{e:#}"))?;
+        crate::sources::reset_kata(&self.root, kata).map_err(|e| format!("{e:#}"))
     }
     fn draw(&mut self, lines: &[String]) {
         // Row by row, each cleared to its end, then everything below: no full clear, so no
@@ -190,7 +198,7 @@ pub fn run(app: App, opts: CheckOptions) -> Result<()> {
     let paused = Arc::new(AtomicBool::new(false));
 
     let (job_tx, job_rx) = mpsc::channel::<Job>();
-    spawn_worker(root.clone(), manifest, opts, job_rx, tx.clone());
+    spawn_worker(root.clone(), manifest.clone(), opts, job_rx, tx.clone());
     spawn_keys(tx.clone(), Arc::clone(&paused));
     spawn_ticks(tx.clone());
     // Keep the watcher alive for the whole session.
@@ -211,6 +219,7 @@ pub fn run(app: App, opts: CheckOptions) -> Result<()> {
     let _guard = TerminalGuard;
     let mut ports = RealPorts {
         root,
+        manifest,
         jobs: job_tx,
         paused,
     };
@@ -230,6 +239,13 @@ fn spawn_worker(
             match job {
                 Job::Check(name) => {
                     let result = check_one(&root, &manifest, &name, &opts, &tx, "");
+                    if let Ok(k) = manifest.kata(&name) {
+                        let _ = tx.send(Event::Sources {
+                            kata: name.clone(),
+                            untouched_starter: crate::sources::is_untouched_starter(&root, k),
+                            unseen_by_grading: crate::sources::unseen_by_grading(&root, k),
+                        });
+                    }
                     if tx.send(Event::CheckDone(name, result)).is_err() {
                         return;
                     }

@@ -15,6 +15,16 @@
 //! that breaks in two ends the first part with a reset and opens the second with the escapes
 //! still in force, so neither half bleeds colour into the key bar or loses its own.
 //!
+//! Who else wraps, and why they stay apart:
+//! - the test kit (`katas_testkit::wrap`) pre-wraps failure messages at [`PREWRAP_WIDTH`]
+//!   columns for a reader of raw test output. It cannot use this module: the hidden tests link
+//!   the test kit, not the checker, and linking the checker would put clap, crossterm and notify
+//!   into every kata's build. [`reflow`] joins what it broke, so its width never shows here.
+//! - the lesson renderer (`lesson::render`) wraps styled runs *before* they are painted, with
+//!   prefixes owned by the enclosing blocks (list markers, quote bars, table cells); it
+//!   measures with [`width`] and strips with [`strip_ansi`], so widths agree with every other
+//!   screen.
+//!
 //! Left out on purpose: hyphenation, and any escape other than CSI sequences (`ESC [ … letter`)
 //! and OSC 8 links (`ESC ] … ESC \`), which are all the checker writes.
 
