@@ -83,6 +83,8 @@ pub enum Effect {
     Page(Vec<String>),
     /// Open this file with the learner's editor command (`--edit-cmd`).
     Edit(String, PathBuf),
+    /// Show the saved picture of this kata's failing run (`cargo katas view`).
+    View(String),
     /// Leave watch mode.
     Quit,
 }
@@ -114,6 +116,9 @@ pub mod texts {
         "reset this kata to its starter? your changes are lost (y = yes, any other key = no)";
     /// After a reset was declined.
     pub const RESET_CANCELLED: &str = "reset cancelled";
+    /// `w` when no check has failed.
+    pub const NOTHING_FAILED: &str = "nothing failed to look inside: w shows the world of \
+                                      the first failing test, after a check that fails";
     /// `e` without an editor command.
     pub const NO_EDIT_CMD: &str = "to open the file with e, start watch mode with \
                                    `cargo katas --edit-cmd 'code -g'` (or your editor; \
@@ -390,6 +395,14 @@ impl App {
                     Vec::new()
                 }
             },
+            Key::Char('w') => {
+                if matches!(&self.last, Some(Ok(r)) if !r.passed()) {
+                    vec![Effect::View(self.current_name())]
+                } else {
+                    self.message = Some(texts::NOTHING_FAILED.into());
+                    Vec::new()
+                }
+            }
             Key::Char('?') => {
                 self.screen = Screen::Help;
                 Vec::new()
@@ -517,6 +530,9 @@ pub trait Ports {
     fn page(&mut self, lines: &[String]);
     /// Run `cmd` (split at spaces) with `file` appended, blocking until it exits.
     fn edit(&mut self, cmd: &str, file: &Path);
+    /// Show the saved picture of `kata`'s failing run (blocking until the learner comes
+    /// back). Does nothing by default.
+    fn view(&mut self, _kata: &str) {}
     /// Draw the screen (as many lines as [`Ports::height`] at most).
     fn draw(&mut self, lines: &[String]);
     /// Terminal width in columns.
@@ -595,6 +611,7 @@ fn perform(effects: Vec<Effect>, ports: &mut dyn Ports) -> bool {
             }
             Effect::Page(lines) => ports.page(&lines),
             Effect::Edit(cmd, file) => ports.edit(&cmd, &file),
+            Effect::View(kata) => ports.view(&kata),
             Effect::Quit => return true,
         }
     }

@@ -34,6 +34,7 @@ const KEYS: &[&str] = &[
     "o lesson",
     "e edit",
     "v whole verdict",
+    "w see inside",
     "? help",
     "q quit",
 ];
@@ -59,6 +60,10 @@ const HELP: &[(&str, &str)] = &[
     (
         "v",
         "open the whole verdict in your pager ($PAGER, else less)",
+    ),
+    (
+        "w",
+        "see inside the failing run in your browser: partitions, throttles, replicas, log",
     ),
     ("?", "this help"),
     ("q", "quit (progress is saved)"),

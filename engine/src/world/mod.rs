@@ -53,6 +53,7 @@ pub mod log;
 /// The world's one generator ([`crate::rng`], re-exported here where it used to live).
 pub use crate::rng;
 pub mod schedule;
+pub mod snapshot;
 mod state;
 
 pub(crate) use state::State;
@@ -197,11 +198,13 @@ impl World {
     /// pieces of its inside ([`crate::seams`]).
     pub fn with_pieces(config: WorldConfig, pieces: crate::seams::Pieces) -> World {
         let state = State::new(config, pieces);
-        World {
+        let world = World {
             state: Arc::new(Mutex::new(state)),
             consumers: Arc::new(Mutex::new(Vec::new())),
             region: crate::global::Region::default_region(),
-        }
+        };
+        snapshot::announce(&world);
+        world
     }
 
     /// This handle, acting in `region`.

@@ -13,10 +13,17 @@
 //!     └─ POST /_katas/fault?op=fail_az&az=az-b ─▶ faults::apply ─▶ 303 back to /_katas/
 //! ```
 //!
-//! Everything on the page comes from the engine's inspection API (`World::tables`,
-//! `partitions`, `index_partitions`, `partition_metrics`, `request_log_tail`): reading it is
-//! not a request, so a page that refreshes every second leaves the request log as the
-//! learner's own requests made it.
+//! Everything on the page comes from one [`Snapshot`] (`World::snapshot`, the engine's
+//! inspection API): reading it is not a request, so a page that refreshes every second leaves
+//! the request log as the learner's own requests made it. The same drawing serves a kata's
+//! failing run: its hidden test saved the snapshot of its world as JSON (`katas_testkit::view`),
+//! and `katas-serve view FILE` ([`saved`]) draws that file with [`draw`], read-only — no fault
+//! buttons, no refresh — with the failed test named at the top.
+//!
+//! ```text
+//!  live:   World ──snapshot(window ends now)──────────▶ draw(snapshot, Header::Live)
+//!  saved:  FILE ──SavedRun (window ends at the last throttle)──▶ draw(snapshot, Header::Saved)
+//! ```
 //!
 //! Decisions:
 //! - **Charts drawn on the server as inline SVG**, not a charting library. The charts are
@@ -34,15 +41,27 @@
 //!   `Origin` or `Sec-Fetch-Site` header, so only this page's buttons (and `curl`) break
 //!   things.
 //!
-//! Left out for now: the same page drawn from a kata's failing run (issue 14's `w` key),
-//! per-index charts (index partitions show their peaks and throttles as numbers), and a
-//! stream shard's sequence-number range.
+//! Left out for now: per-index charts (index partitions show their peaks and throttles as
+//! numbers), and a stream shard's sequence-number range.
 
 pub mod chart;
 pub mod faults;
 mod page;
+pub mod saved;
+
+use engine::world::snapshot::{Snapshot, SnapshotOptions, WindowEnd};
+use engine::World;
 
 pub use page::{draw, Header};
+
+/// The running world's picture: the last [`WINDOW_S`] seconds up to now.
+pub fn live_snapshot(world: &World) -> Snapshot {
+    world.snapshot(&SnapshotOptions {
+        seconds: WINDOW_S,
+        end: WindowEnd::Now,
+        log_tail: LOG_TAIL,
+    })
+}
 
 /// Escapes text for HTML content and attribute values.
 pub fn esc(s: &str) -> String {
