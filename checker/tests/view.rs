@@ -74,7 +74,19 @@ fn a_failing_run_saves_its_world_and_the_view_shows_the_throttled_partition() {
         1,
         "and no other of {rows}"
     );
-    assert!(rows > 1, "the table has more partitions than the hot one");
+    assert_eq!(rows, 1, "the idle ones are folded into one row");
+    let idle: Vec<u32> = (0..run.snapshot.tables[0].partitions.len() as u32)
+        .filter(|id| *id != hot[0])
+        .collect();
+    assert!(
+        idle.len() > 1,
+        "the table has more partitions than the hot one"
+    );
+    assert!(
+        page.contains("idle in these seconds"),
+        "{} partitions folded",
+        idle.len()
+    );
     assert!(page.contains("THROTTLED"));
     // Read-only: no fault forms, no refresh script.
     assert!(!page.contains("/_katas/fault"));

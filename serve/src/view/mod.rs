@@ -41,12 +41,20 @@
 //!   `Origin` or `Sec-Fetch-Site` header, so only this page's buttons (and `curl`) break
 //!   things.
 //!
-//! Left out for now: per-index charts (index partitions show their peaks and throttles as
-//! numbers), and a stream shard's sequence-number range.
+//! A global secondary index gets the table's treatment: its own partitions, replicas and
+//! per-second charts (it has capacity of its own, and a hot index key throttles the table's
+//! writes). A world with more than one Region gets a Regions section ([`regions`]): which
+//! Regions are up, and per global table its replicas, the writes on their way between them
+//! and the conflicts last writer wins settled.
+//!
+//! Left out for now: a stream shard's sequence-number range, and fault buttons for Regions
+//! (`fail_region` and `lag_replication` are there in the engine; the server has one Region,
+//! since an SDK client names its Region only in its signature, which is not read).
 
 pub mod chart;
 pub mod faults;
 mod page;
+mod regions;
 pub mod saved;
 
 use engine::world::snapshot::{Snapshot, SnapshotOptions, WindowEnd};

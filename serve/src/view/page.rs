@@ -124,12 +124,13 @@ pub fn draw(snap: &Snapshot, header: &Header) -> String {
     for t in &snap.tables {
         let region = several_regions.then_some(t.region.as_str());
         table_section(&mut out, t, region, (from, to), ceilings, header.live());
-        indexes_section(&mut out, t, snap.now_ms, (from, to));
+        indexes_section(&mut out, t, snap.now_ms, (from, to), ceilings);
         if let Some(stream) = &t.stream {
             stream_section(&mut out, stream);
         }
         out.push_str("</section>");
     }
+    super::regions::section(&mut out, snap);
     log_section(&mut out, &snap.log, snap.requests);
     out.push_str("</main>");
     if header.live() {
@@ -171,9 +172,9 @@ fn table_section(
     out: &mut String,
     t: &TableSnapshot,
     region: Option<&str>,
-    (from, to): (u64, u64),
+    window: (u64, u64),
     ceilings: (f64, f64),
-    controls: bool,
+    live: bool,
 ) {
     let mode = match (t.billing_mode.as_str(), t.provisioned) {
         ("PROVISIONED", Some((r, w))) => format!("provisioned {r} RCU / {w} WCU (table-wide)"),
@@ -194,9 +195,56 @@ fn table_section(
         if n == 1 { "" } else { "s" },
         name = esc(&t.name),
     );
-    out.push_str(r#"<table class="partitions"><tr><th>partition</th><th>hash range</th><th>items</th><th>size</th>"#);
-    let azs: Vec<&str> = t
-        .partitions
+    let rows = Rows {
+        // Fault buttons act on the running world's table partitions only.
+        faults_of: live.then_some(t.name.as_str()),
+        // A failing run is read for its busy partitions: forty idle rows would bury them.
+        collapse_idle: !live,
+        index: None,
+    };
+    partitions_table(out, &t.partitions, window, ceilings, &rows);
+}
+
+/// How [`partitions_table`] draws its rows.
+struct Rows<'a> {
+    /// The table whose partitions get fault buttons (the live page's table partitions).
+    faults_of: Option<&'a str>,
+    /// Fold partitions with nothing to show into one row (when there are many).
+    collapse_idle: bool,
+    /// The index whose partitions these are (`None`: the table's own).
+    index: Option<&'a str>,
+}
+
+/// A partition with nothing to show in the window: no load, no items, a leader, every
+/// replica up and caught up.
+fn idle(p: &PartitionSnapshot) -> bool {
+    p.seconds.is_empty()
+        && p.item_count == 0
+        && p.leader.is_some()
+        && p.replicas
+            .iter()
+            .all(|r| r.up && r.lag_writes == 0 && r.extra_lag_ms == 0)
+}
+
+/// The partitions of a table or of a global index: hash range, items, replicas by AZ, the
+/// per-second chart, and (live, table) the fault buttons.
+fn partitions_table(
+    out: &mut String,
+    partitions: &[PartitionSnapshot],
+    (from, to): (u64, u64),
+    ceilings: (f64, f64),
+    rows: &Rows,
+) {
+    let class = if rows.index.is_some() {
+        "partitions of-index"
+    } else {
+        "partitions"
+    };
+    let _ = write!(
+        out,
+        r#"<table class="{class}"><tr><th>partition</th><th>hash range</th><th>items</th><th>size</th>"#
+    );
+    let azs: Vec<&str> = partitions
         .first()
         .map(|p| p.replicas.iter().map(|r| r.az.as_str()).collect())
         .unwrap_or_default();
@@ -204,18 +252,46 @@ fn table_section(
         let _ = write!(out, "<th>{}</th>", esc(az));
     }
     out.push_str("<th>capacity per second</th>");
-    if controls {
+    if rows.faults_of.is_some() {
         out.push_str("<th>faults</th>");
     }
     out.push_str("</tr>");
-    for p in &t.partitions {
+    let folded: Vec<u32> = if rows.collapse_idle && partitions.len() > COLLAPSE_OVER {
+        partitions
+            .iter()
+            .filter(|p| idle(p))
+            .map(|p| p.id)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut folded_row_drawn = false;
+    for p in partitions {
+        if folded.contains(&p.id) {
+            if !folded_row_drawn {
+                folded_row_drawn = true;
+                let _ = write!(
+                    out,
+                    r#"<tr class="idle"><td colspan="{}">partitions {}: idle in these seconds (no load, no items, replicas caught up)</td></tr>"#,
+                    5 + azs.len(),
+                    id_ranges(&folded)
+                );
+            }
+            continue;
+        }
         let series = Series::of(&p.seconds, from, to);
         let throttled = series.throttled_total();
+        let (row_class, data) = match rows.index {
+            None => ("partition", format!(r#"data-partition="{}""#, p.id)),
+            Some(i) => (
+                "ipartition",
+                format!(r#"data-index-partition="{}/{}""#, esc(i), p.id),
+            ),
+        };
         let _ = write!(
             out,
-            r#"<tr class="partition{}" data-partition="{}"><td class="pid">{}{}</td><td><code>{}</code></td><td>{}</td><td>{}</td>"#,
+            r#"<tr class="{row_class}{}" {data}><td class="pid">{}{}</td><td><code>{}</code></td><td>{}</td><td>{}</td>"#,
             if throttled > 0 { " throttled" } else { "" },
-            p.id,
             p.id,
             match (throttled, &p.leader) {
                 (0, Some(_)) => String::new(),
@@ -227,10 +303,14 @@ fn table_section(
             bytes(p.bytes),
         );
         replica_cells(out, p);
+        let label = match rows.index {
+            None => format!("partition {}", p.id),
+            Some(i) => format!("index {i}, partition {}", p.id),
+        };
         let _ = write!(
             out,
             r#"<td>{}<div class="caption">peak {:.0} WCU/s · {:.0} RCU/s{}</div></td>"#,
-            chart::svg(&format!("partition {}", p.id), &series, ceilings),
+            chart::svg(&label, &series, ceilings),
             series.peak_write(),
             series.peak_read(),
             if throttled > 0 {
@@ -239,13 +319,35 @@ fn table_section(
                 String::new()
             }
         );
-        if controls {
-            partition_faults(out, &t.name, p);
+        if let Some(table) = rows.faults_of {
+            partition_faults(out, table, p);
         }
         out.push_str("</tr>");
     }
     out.push_str("</table>");
 }
+
+/// `[0, 1, 2, 4, 6, 7]` → `0–2, 4, 6–7`.
+fn id_ranges(ids: &[u32]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < ids.len() {
+        let mut j = i;
+        while j + 1 < ids.len() && ids[j + 1] == ids[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            ids[i].to_string()
+        } else {
+            format!("{}–{}", ids[i], ids[j])
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
+/// Partitions a table may have before idle ones are folded (a failing run's page).
+const COLLAPSE_OVER: usize = 6;
 
 fn replica_cells(out: &mut String, p: &PartitionSnapshot) {
     for r in &p.replicas {
@@ -310,50 +412,64 @@ fn partition_faults(out: &mut String, table: &str, p: &PartitionSnapshot) {
     out.push_str(r#"</select><input type="number" name="ms" value="5000" min="0" max="3600000" step="100" required> ms <button>lag replica</button></form></td>"#);
 }
 
-fn indexes_section(out: &mut String, t: &TableSnapshot, now_ms: u64, (from, to): (u64, u64)) {
+fn indexes_section(
+    out: &mut String,
+    t: &TableSnapshot,
+    now_ms: u64,
+    window: (u64, u64),
+    ceilings: (f64, f64),
+) {
     if t.indexes.is_empty() {
         return;
     }
-    out.push_str(r#"<h3>Secondary indexes</h3><table class="indexes"><tr><th>index</th><th>kind</th><th>status</th><th>lag</th><th>items</th><th>size</th><th>partitions: items · leader · replica lag · peak WCU/s · throttled</th></tr>"#);
+    out.push_str(r#"<h3>Secondary indexes</h3><table class="indexes"><tr><th>index</th><th>kind</th><th>status</th><th>lag</th><th>items</th><th>size</th><th>partitions</th></tr>"#);
     for i in &t.indexes {
+        let throttled: u64 = i
+            .partitions
+            .iter()
+            .flat_map(|p| &p.seconds)
+            .filter(|s| (window.0..=window.1).contains(&s.second))
+            .map(|s| s.throttled_reads + s.throttled_writes)
+            .sum();
         let _ = write!(
             out,
-            r#"<tr class="index" data-index="{}"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>"#,
+            r#"<tr class="index{}" data-index="{}"><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>"#,
+            if throttled > 0 { " throttled" } else { "" },
             esc(&i.name),
             esc(&i.name),
+            if throttled > 0 {
+                format!(r#"<br><span class="badge bad">THROTTLED {throttled}×</span>"#)
+            } else {
+                String::new()
+            },
             if i.global { "global" } else { "local" },
             index_status(i, now_ms),
             index_lag(i, now_ms),
             i.item_count,
             bytes(i.bytes),
+            if i.global {
+                format!("{} (below)", i.partitions.len())
+            } else {
+                "lives in the table's partitions".to_string()
+            },
         );
-        if i.global {
-            for p in &i.partitions {
-                let s = Series::of(&p.seconds, from, to);
-                let lag = p.replicas.iter().map(|r| r.lag_writes).max().unwrap_or(0);
-                let thr = s.throttled_total();
-                let _ = write!(
-                    out,
-                    r#"<div class="ipart{}">{} <code>{}</code> · {} items · {} · lag {lag} · {:.0} WCU/s{}</div>"#,
-                    if thr > 0 { " throttled" } else { "" },
-                    p.id,
-                    hash_range(p.hash_range),
-                    p.item_count,
-                    esc(p.leader.as_deref().unwrap_or("electing")),
-                    s.peak_write(),
-                    if thr > 0 {
-                        format!(r#" · <span class="badge bad">THROTTLED {thr}×</span>"#)
-                    } else {
-                        String::new()
-                    }
-                );
-            }
-        } else {
-            out.push_str("lives in the table's partitions");
-        }
-        out.push_str("</td></tr>");
     }
     out.push_str("</table>");
+    // Each global index's partitions, with the same charts as the table's: an index has
+    // capacity of its own, and a hot index key throttles writes to the table.
+    for i in t.indexes.iter().filter(|i| i.global) {
+        let _ = write!(
+            out,
+            r#"<h4>Index {} <small>its own partitions and capacity</small></h4>"#,
+            esc(&i.name)
+        );
+        let rows = Rows {
+            faults_of: None,
+            collapse_idle: true,
+            index: Some(&i.name),
+        };
+        partitions_table(out, &i.partitions, window, ceilings, &rows);
+    }
 }
 
 fn index_status(i: &IndexSnapshot, now_ms: u64) -> String {
@@ -463,7 +579,7 @@ fn hash_range((start, end): (u64, u64)) -> String {
     format!("{:04x}…–{:04x}…", start >> 48, end >> 48)
 }
 
-fn seconds(ms: u64) -> String {
+pub(super) fn seconds(ms: u64) -> String {
     format!("{}.{:03} s", ms / 1000, ms % 1000)
 }
 
@@ -486,7 +602,8 @@ fn bytes(n: usize) -> String {
 const STYLE: &str = "\
 body{font:13px/1.35 system-ui,sans-serif;margin:0;background:#fafafa;color:#1f2328}\
 main{padding:10px 16px}h1{font-size:18px;margin:4px 0}h2{font-size:15px;margin:14px 0 6px}\
-h3{font-size:13px;margin:10px 0 4px}small{font-weight:normal;color:#57606a}\
+h3{font-size:13px;margin:10px 0 4px}h4{font-size:12px;margin:8px 0 3px}\
+tr.idle td{color:#57606a;font-style:italic}tr.index.throttled>td:first-child{background:#ffebe9}small{font-weight:normal;color:#57606a}\
 .meta{color:#57606a;margin:2px 0}.failed{background:#ffebe9;border-left:4px solid #cf222e;margin:6px 0;padding:4px 8px}\
 .region{color:#8250df}.flash{background:#fff8c5;margin:0;padding:4px 16px}\
 table{border-collapse:collapse;background:#fff}td,th{border:1px solid #d0d7de;padding:3px 6px;\
@@ -510,3 +627,15 @@ li.shard.open{font-weight:600}code{font-size:12px}";
 /// Fetches the page every `REFRESH_MS` and swaps its `<main>`, except while a form field
 /// has focus (a lag being typed) or a fetch is still out.
 const SCRIPT: &str = r#"(function(){var busy=false;setInterval(function(){var a=document.activeElement;if(busy||document.hidden||(a&&a.form))return;busy=true;fetch(location.pathname,{cache:"no-store"}).then(function(r){return r.text()}).then(function(t){var n=new DOMParser().parseFromString(t,"text/html").getElementById("live");if(n)document.getElementById("live").replaceWith(n)}).catch(function(){}).finally(function(){busy=false})},REFRESH_MS)})();"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folded_partitions_are_named_as_ranges() {
+        assert_eq!(id_ranges(&[0, 1, 2, 4, 6, 7]), "0–2, 4, 6–7");
+        assert_eq!(id_ranges(&[5]), "5");
+        assert_eq!(id_ranges(&[]), "");
+    }
+}
