@@ -359,6 +359,55 @@ fn indexes_show_their_lag_and_backfill() {
     );
 }
 
+/// What the page's script swaps in on each refresh: its `<main id="live">`.
+fn live_part(page: &str) -> &str {
+    let start = page
+        .find(r#"<main id="live">"#)
+        .expect("the refreshed part");
+    &page[start..start + page[start..].find("</main>").unwrap()]
+}
+
+#[test]
+fn the_page_refreshes_itself_and_a_refresh_shows_a_write_that_arrived_between() {
+    let (addr, _) = start();
+    let mut conn = Conn::open(addr);
+    assert_eq!(
+        conn.call(&ddb("CreateTable"), &create_table_body("orders"))
+            .status,
+        200
+    );
+    let first = page(&mut conn);
+    // The script fetches this same path every REFRESH_MS and swaps the part below.
+    let script = &first[first.find("<script>").expect("the refresh script")..];
+    assert!(script.contains("fetch(location.pathname"), "{script}");
+    assert!(script.contains(r#"getElementById("live")"#), "{script}");
+    assert!(
+        script.contains(&format!("}},{})", serve::view::REFRESH_MS)),
+        "{script}"
+    );
+    assert_eq!(first.matches(r#"<main id="live">"#).count(), 1);
+    let before = live_part(&first).to_string();
+    assert!(before.contains("1 requests"), "only the CreateTable so far");
+
+    // A write arrives between two refreshes…
+    assert_eq!(conn.call(&ddb("PutItem"), &small_item("a", 1)).status, 200);
+    let second = page(&mut conn);
+    let after = live_part(&second);
+    // …and the next refresh shows it: the count, the item, the log's newest row.
+    assert_ne!(before, after);
+    assert!(after.contains("2 requests"), "{after}");
+    assert!(after.contains("· 1 items ·"), "the table's item count");
+    let log = &after[after.find(r#"class="log""#).unwrap()..];
+    let newest = &log[log.find(r#"<tr class="req"#).unwrap()..];
+    assert!(
+        newest.starts_with(r#"<tr class="req"><td>1</td>"#),
+        "{newest}"
+    );
+    assert!(newest.contains("<td>PutItem</td>"), "{newest}");
+    // Looking is not a request: a third refresh with nothing sent is the second again.
+    assert_eq!(live_part(&page(&mut conn)), after);
+}
+
 /// The `<tr>` of one partition of an index.
 fn index_partition_row<'a>(page: &'a str, index: &str, id: u32) -> Option<&'a str> {
     let at = page.find(&format!(r#"data-index-partition="{index}/{id}""#))?;
