@@ -39,6 +39,18 @@ pub const KEPT_WORLDS: usize = 4;
 /// Seconds of per-partition history saved (the page's charts show this many).
 pub const SAVED_SECONDS: u64 = 120;
 
+/// Characters of the failure message saved (its start: the page shows it above the tables,
+/// the verdict in the terminal has the rest).
+pub const SAVED_MESSAGE_CHARS: usize = 400;
+
+fn message_head(message: &str) -> String {
+    let mut head: String = message.chars().take(SAVED_MESSAGE_CHARS).collect();
+    if head.len() < message.len() {
+        head.push('…');
+    }
+    head
+}
+
 /// Requests of the log's tail saved.
 pub const SAVED_LOG_TAIL: usize = 40;
 
@@ -90,12 +102,7 @@ pub(crate) fn save(test: &str, seed: Option<u64>, failure: &Failure) {
     let saved = SavedRun {
         test: test.to_string(),
         seed,
-        message: failure
-            .message
-            .lines()
-            .next()
-            .unwrap_or_default()
-            .to_string(),
+        message: message_head(&failure.message),
         snapshot: world.snapshot(&SnapshotOptions {
             seconds: SAVED_SECONDS,
             end: WindowEnd::LastThrottle,

@@ -253,7 +253,7 @@ pub struct SavedRun {
     pub test: String,
     /// Its seed, for a seeded test (`katas run --seed` replays it).
     pub seed: Option<u64>,
-    /// The first line of its failure message.
+    /// The start of its failure message.
     pub message: String,
     pub snapshot: Snapshot,
 }

@@ -111,10 +111,13 @@ pub fn svg(label: &str, s: &Series, ceilings: (f64, f64)) -> String {
         if values.iter().all(|v| *v == 0.0) {
             continue;
         }
+        // A step per second (the value holds across its second), so that a window of one
+        // second — a failing run that lasted less — still draws a line.
         let points: Vec<String> = values
             .iter()
             .enumerate()
-            .map(|(i, v)| format!("{:.1},{:.1}", x(i) + step / 2.0, y(*v)))
+            .flat_map(|(i, v)| [(x(i), y(*v)), (x(i) + step, y(*v))])
+            .map(|(px, py)| format!("{px:.1},{py:.1}"))
             .collect();
         let _ = write!(
             out,
@@ -196,6 +199,22 @@ mod tests {
         assert!(chart.contains(">10</text>"), "y axis to 10: {chart}");
         assert!(!chart.contains("wcap"), "the far ceiling is not drawn");
         assert!(chart.contains("4 throttled"));
+    }
+
+    #[test]
+    fn a_window_of_one_second_still_draws_its_line() {
+        let chart = svg(
+            "p",
+            &Series::of(&[second(5, 7.0, 0)], 5, 5),
+            (3000.0, 1000.0),
+        );
+        let points = chart.split(r#"points=""#).nth(1).unwrap();
+        let points = &points[..points.find('"').unwrap()];
+        assert_eq!(
+            points.split(' ').count(),
+            2,
+            "two ends of one step: {points}"
+        );
     }
 
     #[test]

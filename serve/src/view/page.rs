@@ -604,7 +604,7 @@ body{font:13px/1.35 system-ui,sans-serif;margin:0;background:#fafafa;color:#1f23
 main{padding:10px 16px}h1{font-size:18px;margin:4px 0}h2{font-size:15px;margin:14px 0 6px}\
 h3{font-size:13px;margin:10px 0 4px}h4{font-size:12px;margin:8px 0 3px}\
 tr.idle td{color:#57606a;font-style:italic}tr.index.throttled>td:first-child{background:#ffebe9}small{font-weight:normal;color:#57606a}\
-.meta{color:#57606a;margin:2px 0}.failed{background:#ffebe9;border-left:4px solid #cf222e;margin:6px 0;padding:4px 8px}\
+.meta{color:#57606a;margin:2px 0}.failed{background:#ffebe9;border-left:4px solid #cf222e;margin:6px 0;padding:4px 8px;white-space:pre-wrap}\
 .region{color:#8250df}.flash{background:#fff8c5;margin:0;padding:4px 16px}\
 table{border-collapse:collapse;background:#fff}td,th{border:1px solid #d0d7de;padding:3px 6px;\
 vertical-align:top;text-align:left}th{background:#f6f8fa;font-weight:600}\
