@@ -22,7 +22,7 @@
 //!
 //! A body comes with a `Content-Length` (every SDK sends one to DynamoDB) or, from a client
 //! that streams what it writes (`curl -T -`, some HTTP libraries given a reader), as
-//! `Transfer-Encoding: chunked` ([`read_chunked`]): chunk sizes in hex, each chunk, then
+//! `Transfer-Encoding: chunked` (`read_chunked`): chunk sizes in hex, each chunk, then
 //! trailers, all within the same body cap.
 //!
 //! Left out on purpose: transfer codings other than `chunked` (a compressed body gets 501),

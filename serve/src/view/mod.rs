@@ -43,7 +43,7 @@
 //!
 //! A global secondary index gets the table's treatment: its own partitions, replicas and
 //! per-second charts (it has capacity of its own, and a hot index key throttles the table's
-//! writes). A world with more than one Region gets a Regions section ([`regions`]): which
+//! writes). A world with more than one Region gets a Regions section (`regions.rs`): which
 //! Regions are up, and per global table its replicas, the writes on their way between them
 //! and the conflicts last writer wins settled.
 //!

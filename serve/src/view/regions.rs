@@ -10,7 +10,7 @@
 //!
 //! Drawn only for a world with more than one Region (every kata but global-tables has one,
 //! and a page about Regions it does not use would be noise). Each Region's tables are drawn
-//! above with the others, named "in <Region>".
+//! above with the others, named "in" and the Region.
 
 use std::fmt::Write as _;
 
