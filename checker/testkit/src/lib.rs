@@ -59,7 +59,7 @@
 //! # The failing run's picture
 //!
 //! With the `engine` feature, and when the checker names a file in `KATAS_VIEW_FILE`, the
-//! first failing test's world is saved there as a snapshot for `cargo katas view` ([`view`]).
+//! first failing test's world is saved there as a snapshot for `cargo katas view` (the `view` module).
 //!
 //! # Arguments
 //!
