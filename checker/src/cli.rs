@@ -108,6 +108,13 @@ pub enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// See inside the last failing run of a kata: its world (partitions, capacity per second,
+    /// replicas, indexes, streams, the request log's tail) drawn as the live view's page, in
+    /// your browser. Builds the viewer the first time.
+    View {
+        /// The kata (default: the one whose folder you are in, else the current one).
+        kata: Option<String>,
+    },
     /// Authoring tools.
     Dev {
         /// The tool.

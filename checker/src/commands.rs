@@ -61,6 +61,7 @@ pub fn dispatch(args: Args) -> Result<i32> {
         }) => {
             cx.check.seed = seed;
             cx.check.only_tests = tests;
+            cx.check.save_view = true;
             run(&mut cx, kata.as_deref(), json)
         }
         Some(Command::Hint { kata }) => hint(&mut cx, kata.as_deref()),
@@ -104,6 +105,10 @@ pub fn dispatch(args: Args) -> Result<i32> {
         }
         Some(Command::Grade(g)) => grade(&cx, g),
         Some(Command::Serve { args }) => serve(&cx, &args),
+        Some(Command::View { kata }) => {
+            let kata = cx.kata_or_current(kata.as_deref())?.clone();
+            view(&cx, &kata)
+        }
         Some(Command::Dev {
             command: crate::cli::DevCommand::Check { katas },
         }) => dev_check(&cx, katas),
@@ -135,6 +140,38 @@ fn serve(cx: &Context, args: &[String]) -> Result<i32> {
 
 /// The server's package (`serve/Cargo.toml`).
 const SERVE_PACKAGE: &str = "katas-serve";
+
+/// The line `katas run` prints under a failure that saved its world.
+pub fn see_inside(kata: &str) -> String {
+    format!("see inside the failing run (partitions, throttles, replicas): cargo katas view {kata}")
+}
+
+/// Said when there is no saved run to show.
+const NOTHING_TO_VIEW: &str = "no failing run of this kata is saved: `cargo katas run KATA` (or \
+watch mode) saves one when a test fails, and a run that passes removes it";
+
+/// `cargo katas view`: serves the saved picture of the kata's last failing run with the
+/// server crate's viewer (`katas-serve view FILE`), which prints its address, opens the
+/// browser where it can, and stops on Enter. Like `serve`, the viewer is built through cargo
+/// only when asked for, so the learner's first build compiles none of it.
+fn view(cx: &Context, kata: &Kata) -> Result<i32> {
+    let file = runner::view_file(&cx.root, kata, &cx.check);
+    if !file.is_file() {
+        bail!("{}", NOTHING_TO_VIEW.replace("KATA", &kata.name));
+    }
+    view_saved_run(&cx.root, &file)
+}
+
+/// Runs the viewer on a saved run in the foreground (watch mode's `w` too).
+pub fn view_saved_run(root: &Path, file: &Path) -> Result<i32> {
+    let status = runner::cargo_command()
+        .current_dir(root)
+        .args(["run", "-q", "-p", SERVE_PACKAGE, "--", "view"])
+        .arg(file)
+        .status()
+        .context("could not run cargo to build and start the viewer")?;
+    Ok(status.code().unwrap_or(1))
+}
 
 fn dev_new(
     cx: &Context,
@@ -244,7 +281,8 @@ fn watch(cx: Context, manual: bool, edit_cmd: Option<String>) -> Result<i32> {
     if !std::io::stdout().is_terminal() {
         bail!("watch mode needs a terminal; use `cargo katas run` in scripts");
     }
-    let opts = cx.check.clone();
+    let mut opts = cx.check.clone();
+    opts.save_view = true;
     let mut app = crate::watch::App::new(cx.root, cx.manifest, cx.state, manual);
     app.edit_cmd = edit_cmd
         .or_else(|| std::env::var("KATAS_EDIT_CMD").ok())
@@ -343,6 +381,8 @@ fn run(cx: &mut Context, name: Option<&str>, json: bool) -> Result<i32> {
                 )
                 .dimmed()
             );
+        } else if runner::view_file(&cx.root, &kata, &cx.check).is_file() {
+            println!("\n{}", see_inside(&kata.name).dimmed());
         }
     }
     Ok(if result.passed() { 0 } else { 1 })

@@ -492,3 +492,116 @@ fn the_inspection_api_shows_shard_lineage_after_a_split_without_making_a_request
     );
     assert_eq!(world.request_totals().requests, requests);
 }
+
+#[test]
+fn describe_stream_pages_its_shards_with_limit_and_exclusive_start_shard_id() {
+    let world = split_world(7);
+    let c = table_with_stream(&world, StreamViewType::KeysOnly);
+    workload(&world, &c);
+    world.settle();
+    let arn = first_stream(c.list_streams().table_name("app").send().unwrap());
+    let all = c.describe_stream().stream_arn(&arn).send().unwrap();
+    let all = all.stream_description().unwrap();
+    assert!(all.shards().len() >= 3, "a split makes two more shards");
+    assert_eq!(
+        all.last_evaluated_shard_id(),
+        None,
+        "all of them fit in one answer"
+    );
+    let ids: Vec<&str> = all.shards().iter().map(|s| s.shard_id().unwrap()).collect();
+
+    // One shard per page, each page starting after the one before: the same shards, in
+    // the same order (parents before children), and the last page says nothing follows.
+    let mut paged = Vec::new();
+    let mut start: Option<String> = None;
+    loop {
+        let out = c
+            .describe_stream()
+            .stream_arn(&arn)
+            .limit(1)
+            .set_exclusive_start_shard_id(start.clone())
+            .send()
+            .unwrap();
+        let d = out.stream_description().unwrap();
+        assert_eq!(d.shards().len(), 1);
+        paged.push(d.shards()[0].shard_id().unwrap().to_string());
+        match d.last_evaluated_shard_id() {
+            Some(last) => {
+                assert_eq!(Some(last), paged.last().map(String::as_str));
+                start = Some(last.to_string());
+            }
+            None => break,
+        }
+    }
+    assert_eq!(paged, ids);
+
+    for (limit, bound) in [
+        (0, "greater than or equal to 1"),
+        (101, "less than or equal to 100"),
+    ] {
+        let err = c
+            .describe_stream()
+            .stream_arn(&arn)
+            .limit(limit)
+            .send()
+            .unwrap_err();
+        let message = err.into_service_error().to_string();
+        assert!(
+            message.contains(&format!("Value '{limit}' at 'limit'")),
+            "{message}"
+        );
+        assert!(message.contains(bound), "{message}");
+    }
+}
+
+#[test]
+fn list_streams_pages_with_limit_and_exclusive_start_stream_arn() {
+    let world = World::new(1);
+    let c = world.client();
+    for name in ["orders", "users", "carts"] {
+        c.create_table()
+            .table_name(name)
+            .attribute_definitions(AttributeDefinition::new("PK", ScalarAttributeType::S))
+            .key_schema(KeySchemaElement::new("PK", KeyType::Hash))
+            .billing_mode(BillingMode::PayPerRequest)
+            .stream_specification(StreamSpecification::enabled(StreamViewType::KeysOnly))
+            .send()
+            .unwrap();
+    }
+    let first = c.list_streams().limit(2).send().unwrap();
+    let names: Vec<&str> = first
+        .streams()
+        .iter()
+        .map(|s| s.table_name().unwrap())
+        .collect();
+    assert_eq!(names, ["carts", "orders"]);
+    let last = first.last_evaluated_stream_arn().expect("one more follows");
+    assert_eq!(Some(last), first.streams()[1].stream_arn());
+    let rest = c
+        .list_streams()
+        .limit(2)
+        .exclusive_start_stream_arn(last)
+        .send()
+        .unwrap();
+    let names: Vec<&str> = rest
+        .streams()
+        .iter()
+        .map(|s| s.table_name().unwrap())
+        .collect();
+    assert_eq!(names, ["users"]);
+    assert_eq!(rest.last_evaluated_stream_arn(), None);
+    // A start whose table is gone since still continues after it.
+    let orders = first.streams()[1].stream_arn().unwrap().to_string();
+    c.delete_table().table_name("orders").send().unwrap();
+    let after = c
+        .list_streams()
+        .exclusive_start_stream_arn(orders)
+        .send()
+        .unwrap();
+    let names: Vec<&str> = after
+        .streams()
+        .iter()
+        .map(|s| s.table_name().unwrap())
+        .collect();
+    assert_eq!(names, ["users"]);
+}

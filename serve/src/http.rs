@@ -20,8 +20,13 @@
 //! clients send is a narrow, well-specified subset, and a thread per keep-alive connection
 //! serves it at loopback speed (the README's benchmark).
 //!
-//! Left out on purpose: chunked request bodies (the SDKs send a `Content-Length` to DynamoDB;
-//! a chunked request gets 411), pipelining beyond reading requests in turn, TLS, HTTP/2.
+//! A body comes with a `Content-Length` (every SDK sends one to DynamoDB) or, from a client
+//! that streams what it writes (`curl -T -`, some HTTP libraries given a reader), as
+//! `Transfer-Encoding: chunked` (`read_chunked`): chunk sizes in hex, each chunk, then
+//! trailers, all within the same body cap.
+//!
+//! Left out on purpose: transfer codings other than `chunked` (a compressed body gets 501),
+//! pipelining beyond reading requests in turn, TLS, HTTP/2.
 //! Every limit breached is an answer (4xx) and a closed connection, never a panic or a wait
 //! longer than [`READ_TIMEOUT`].
 
@@ -223,11 +228,27 @@ pub fn read_request(
         Some(c) if c.contains("keep-alive") => false,
         _ => version == "HTTP/1.0",
     };
-    if request.header("transfer-encoding").is_some() {
-        return Err(refuse(
-            411,
-            "chunked request bodies are not served: send a Content-Length",
-        ));
+    if let Some(coding) = request.header("transfer-encoding") {
+        // RFC 9112 §6.1: chunked must be the last coding; only it alone is served.
+        if !coding.trim().eq_ignore_ascii_case("chunked") {
+            return Err(refuse(
+                501,
+                format!(
+                    "transfer coding '{coding}' is not served: send chunked or a Content-Length"
+                ),
+            ));
+        }
+        // §6.3: with both, Transfer-Encoding wins — but a request that sends both may be an
+        // attempt to smuggle a second request past a proxy, so it is refused instead.
+        if request.header("content-length").is_some() {
+            return Err(refuse(
+                400,
+                "both Transfer-Encoding and Content-Length: send one of them",
+            ));
+        }
+        continue_if_expected(reader, &request)?;
+        request.body = read_chunked(reader, max_body)?;
+        return Ok(request);
     }
     let length = match request.header("content-length") {
         None => 0,
@@ -242,18 +263,69 @@ pub fn read_request(
             format!("request body of {length} bytes is over the limit of {max_body} bytes"),
         ));
     }
-    if length > 0
-        && request
-            .header("expect")
-            .is_some_and(|e| e.eq_ignore_ascii_case("100-continue"))
+    if length > 0 {
+        continue_if_expected(reader, &request)?;
+    }
+    request.body = vec![0; length];
+    reader.read_exact(&mut request.body)?;
+    Ok(request)
+}
+
+/// Answers `Expect: 100-continue` before the body is read.
+fn continue_if_expected(
+    reader: &mut BufReader<TcpStream>,
+    request: &Request,
+) -> Result<(), ReadError> {
+    if request
+        .header("expect")
+        .is_some_and(|e| e.eq_ignore_ascii_case("100-continue"))
     {
         reader
             .get_mut()
             .write_all(b"HTTP/1.1 100 Continue\r\n\r\n")?;
     }
-    request.body = vec![0; length];
-    reader.read_exact(&mut request.body)?;
-    Ok(request)
+    Ok(())
+}
+
+/// A chunked body (RFC 9112 §7.1): `<hex size>[;ext]` CRLF, the chunk, CRLF, … a zero size,
+/// then trailer lines up to an empty one (read and dropped). The sizes add up against
+/// `max_body` before any chunk is read; the lines against the head's budget.
+fn read_chunked(reader: &mut BufReader<TcpStream>, max_body: usize) -> Result<Vec<u8>, ReadError> {
+    let mut body = Vec::new();
+    let mut budget = MAX_HEAD_BYTES;
+    let mut line = Vec::new();
+    loop {
+        read_line(reader, &mut line, &mut budget, false)?;
+        let text = String::from_utf8_lossy(&line);
+        let digits = text.split(';').next().unwrap_or_default().trim();
+        let size = match usize::from_str_radix(digits, 16) {
+            Ok(n) if !digits.is_empty() && digits.len() <= 16 => n,
+            _ => return Err(refuse(400, "malformed chunk size")),
+        };
+        if size == 0 {
+            break;
+        }
+        if body.len().saturating_add(size) > max_body {
+            return Err(refuse(
+                413,
+                format!("chunked request body is over the limit of {max_body} bytes"),
+            ));
+        }
+        let start = body.len();
+        body.resize(start + size, 0);
+        reader.read_exact(&mut body[start..])?;
+        read_line(reader, &mut line, &mut budget, false)?;
+        if !line.is_empty() {
+            return Err(refuse(400, "a chunk must end with CRLF"));
+        }
+    }
+    // Trailers, up to the empty line that ends the message.
+    loop {
+        read_line(reader, &mut line, &mut budget, false)?;
+        if line.is_empty() {
+            return Ok(body);
+        }
+    }
 }
 
 /// Reads one CRLF- (or LF-) terminated line into `line`, without its terminator, spending
@@ -325,6 +397,7 @@ fn reason(status: u16) -> &'static str {
         404 => "Not Found",
         405 => "Method Not Allowed",
         411 => "Length Required",
+        501 => "Not Implemented",
         413 => "Payload Too Large",
         431 => "Request Header Fields Too Large",
         500 => "Internal Server Error",

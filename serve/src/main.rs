@@ -1,4 +1,5 @@
-//! `katas-serve`: what `cargo katas serve` runs.
+//! `katas-serve`: what `cargo katas serve` runs — and, as `katas-serve view FILE`, what
+//! `cargo katas view` runs to show a kata's failing run.
 //!
 //! Arguments in two layers: [`Args`] is the command line as typed, [`resolve`] turns it into
 //! the server's [`Config`] plus what to tell the user (ripgrep's lowargs / hiargs).
@@ -89,8 +90,110 @@ fn resolve(args: &Args) -> Result<(Config, bool), String> {
     Ok((config.clone(), !config.host.is_loopback()))
 }
 
+const VIEW_USAGE: &str = "\
+usage: katas-serve view FILE [--port N] [--no-open]
+
+Serves the saved picture of a kata's failing run (what `cargo katas view KATA` runs) on
+http://127.0.0.1:PORT/_katas/ until Enter, and opens it in the browser where one can be
+started (xdg-open, open).
+
+  --port N      port to listen on (default 0: a free one)
+  --no-open     print the address only";
+
+/// `katas-serve view FILE`: the failing run's page (see `serve::view::saved`).
+fn view(args: &[String]) -> ExitCode {
+    let mut file = None;
+    let mut port = 0u16;
+    let mut open = true;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--no-open" => open = false,
+            "--port" => match it.next().and_then(|p| p.parse().ok()) {
+                Some(p) => port = p,
+                None => {
+                    eprintln!("error: --port takes a port number\n\n{VIEW_USAGE}");
+                    return ExitCode::from(2);
+                }
+            },
+            "-h" | "--help" => {
+                println!("{VIEW_USAGE}");
+                return ExitCode::SUCCESS;
+            }
+            f if file.is_none() && !f.starts_with('-') => file = Some(std::path::PathBuf::from(f)),
+            other => {
+                eprintln!("error: unknown argument '{other}'\n\n{VIEW_USAGE}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let Some(file) = file else {
+        eprintln!("error: which saved run?\n\n{VIEW_USAGE}");
+        return ExitCode::from(2);
+    };
+    let run = match serve::view::saved::load(&file) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let kata = serve::view::saved::kata_of(&file);
+    let page = serve::view::saved::page(&run, &kata);
+    let addr = match serve::view::saved::spawn(port, page) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: cannot listen on 127.0.0.1:{port}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let url = format!("http://{addr}/_katas/");
+    println!(
+        "inside the failing run of {kata} (test {}): {url}",
+        run.test
+    );
+    if open && open_browser(&url) {
+        println!("opened in your browser");
+    }
+    println!("press Enter to stop viewing");
+    // Enter stops; a closed stdin (started in the background) serves until killed.
+    let mut line = String::new();
+    match std::io::stdin().read_line(&mut line) {
+        Ok(0) | Err(_) => loop {
+            std::thread::park();
+        },
+        Ok(_) => ExitCode::SUCCESS,
+    }
+}
+
+/// Starts the desktop's browser on `url` where there is one; whether a command started.
+fn open_browser(url: &str) -> bool {
+    let program = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else if std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
+    {
+        "xdg-open"
+    } else {
+        // No desktop (SSH, a container): the address printed is the way in.
+        return false;
+    };
+    std::process::Command::new(program)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .is_ok()
+}
+
 fn main() -> ExitCode {
-    let args = match parse(std::env::args().skip(1)) {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    if argv.first().map(String::as_str) == Some("view") {
+        return view(&argv[1..]);
+    }
+    let args = match parse(argv) {
         Ok(a) => a,
         Err(e) => {
             eprintln!("error: {e}\n\n{USAGE}");

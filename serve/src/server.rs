@@ -256,7 +256,7 @@ fn live_view(app: &App, request: &Request) -> Response {
         .iter()
         .find(|(k, _)| k == "done")
         .map(|(_, v)| v.as_str());
-    let header = view::Header {
+    let header = view::Header::Live {
         clock: match app.clock.mode() {
             ClockMode::Real => "real",
             ClockMode::Manual => "manual",
@@ -266,7 +266,7 @@ fn live_view(app: &App, request: &Request) -> Response {
     let mut response = Response::new(
         200,
         "text/html; charset=utf-8",
-        view::draw(&app.world, &header),
+        view::draw(&view::live_snapshot(&app.world), &header),
     );
     response.headers.push(("Cache-Control", "no-store".into()));
     response

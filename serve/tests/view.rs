@@ -359,6 +359,170 @@ fn indexes_show_their_lag_and_backfill() {
     );
 }
 
+/// What the page's script swaps in on each refresh: its `<main id="live">`.
+fn live_part(page: &str) -> &str {
+    let start = page
+        .find(r#"<main id="live">"#)
+        .expect("the refreshed part");
+    &page[start..start + page[start..].find("</main>").unwrap()]
+}
+
+#[test]
+fn the_page_refreshes_itself_and_a_refresh_shows_a_write_that_arrived_between() {
+    let (addr, _) = start();
+    let mut conn = Conn::open(addr);
+    assert_eq!(
+        conn.call(&ddb("CreateTable"), &create_table_body("orders"))
+            .status,
+        200
+    );
+    let first = page(&mut conn);
+    // The script fetches this same path every REFRESH_MS and swaps the part below.
+    let script = &first[first.find("<script>").expect("the refresh script")..];
+    assert!(script.contains("fetch(location.pathname"), "{script}");
+    assert!(script.contains(r#"getElementById("live")"#), "{script}");
+    assert!(
+        script.contains(&format!("}},{})", serve::view::REFRESH_MS)),
+        "{script}"
+    );
+    assert_eq!(first.matches(r#"<main id="live">"#).count(), 1);
+    let before = live_part(&first).to_string();
+    assert!(before.contains("1 requests"), "only the CreateTable so far");
+
+    // A write arrives between two refreshes…
+    assert_eq!(conn.call(&ddb("PutItem"), &small_item("a", 1)).status, 200);
+    let second = page(&mut conn);
+    let after = live_part(&second);
+    // …and the next refresh shows it: the count, the item, the log's newest row.
+    assert_ne!(before, after);
+    assert!(after.contains("2 requests"), "{after}");
+    assert!(after.contains("· 1 items ·"), "the table's item count");
+    let log = &after[after.find(r#"class="log""#).unwrap()..];
+    let newest = &log[log.find(r#"<tr class="req"#).unwrap()..];
+    assert!(
+        newest.starts_with(r#"<tr class="req"><td>1</td>"#),
+        "{newest}"
+    );
+    assert!(newest.contains("<td>PutItem</td>"), "{newest}");
+    // Looking is not a request: a third refresh with nothing sent is the second again.
+    assert_eq!(live_part(&page(&mut conn)), after);
+}
+
+/// The `<tr>` of one partition of an index.
+fn index_partition_row<'a>(page: &'a str, index: &str, id: u32) -> Option<&'a str> {
+    let at = page.find(&format!(r#"data-index-partition="{index}/{id}""#))?;
+    let start = page[..at].rfind("<tr").unwrap();
+    Some(&page[start..at + page[at..].find("</tr>").unwrap()])
+}
+
+#[test]
+fn a_global_index_has_partitions_with_charts_like_the_tables() {
+    let (addr, world) = start();
+    let mut conn = Conn::open(addr);
+    // by-status projects every attribute: a 9.5 KB item costs the index 10 WCU too.
+    let table = table_with_index().replace(r#"KEYS_ONLY"}}]"#, r#"ALL"}}]"#);
+    assert!(table.contains(r#""ProjectionType":"ALL""#));
+    assert_eq!(conn.call(&ddb("CreateTable"), &table).status, 200);
+    let pad = "x".repeat(9_700);
+    let mut throttled = 0;
+    for i in 0..150 {
+        let item = format!(
+            r#"{{"TableName":"orders","Item":{{"PK":{{"S":"o{i}"}},"SK":{{"S":"0"}},"st":{{"S":"open"}},"pad":{{"S":"{pad}"}}}}}}"#
+        );
+        if conn.call(&ddb("PutItem"), &item).status != 200 {
+            throttled += 1;
+        }
+    }
+    assert!(throttled > 0, "one index key takes 1,500 WCU in a second");
+    let view = page(&mut conn);
+    let metrics = world
+        .partition_metrics("orders", Some("by-status"))
+        .unwrap();
+    let hot = metrics
+        .iter()
+        .find(|m| m.throttled_writes > 0)
+        .expect("the index's partition throttled");
+    let row =
+        index_partition_row(&view, "by-status", hot.partition).expect("a row per index partition");
+    assert!(row.contains(r#"<svg class="chart""#), "a chart: {row}");
+    assert!(row.contains("THROTTLED"), "{row}");
+    assert!(row.contains("peak 1000 WCU/s"), "{row}");
+    assert!(
+        index_row(&view, "by-status").contains("THROTTLED"),
+        "the index row says so too"
+    );
+    // No table partition is marked: the table's own partitions had room.
+    assert!(!view.contains(r#"<tr class="partition throttled""#));
+}
+
+#[test]
+fn a_global_table_shows_its_replicas_writes_on_the_way_and_conflicts() {
+    use engine::types::{
+        AttributeDefinition, BillingMode, CreateReplicationGroupMemberAction, KeySchemaElement,
+        KeyType, ReplicationGroupUpdate, ScalarAttributeType,
+    };
+    let world = engine::World::new(3);
+    let us = world.client_in("us-east-1");
+    us.create_table()
+        .table_name("app")
+        .attribute_definitions(AttributeDefinition::new("PK", ScalarAttributeType::S))
+        .key_schema(KeySchemaElement::new("PK", KeyType::Hash))
+        .billing_mode(BillingMode::PayPerRequest)
+        .send()
+        .unwrap();
+    us.update_table()
+        .table_name("app")
+        .replica_updates(
+            ReplicationGroupUpdate::builder()
+                .create(
+                    CreateReplicationGroupMemberAction::builder()
+                        .region_name("eu-west-1")
+                        .build()
+                        .unwrap(),
+                )
+                .build(),
+        )
+        .send()
+        .unwrap();
+    let eu = world.client_in("eu-west-1");
+    for client in [&us, &eu] {
+        client
+            .put_item()
+            .table_name("app")
+            .item("PK", AttributeValue::S("k".into()))
+            .item(
+                "from",
+                AttributeValue::S(client.world().region().to_string()),
+            )
+            .send()
+            .unwrap();
+    }
+    let header = serve::view::Header::Live {
+        clock: "manual",
+        flash: None,
+    };
+    let draw = || serve::view::draw(&serve::view::live_snapshot(&world), &header);
+    let before = draw();
+    assert!(before.contains("<h2>Regions</h2>"), "a section of its own");
+    assert!(before.contains(r#"Table app <span class="region">in eu-west-1</span>"#));
+    assert!(
+        before.contains("2 writes on the way"),
+        "each Region's write is on its way to the other"
+    );
+    assert!(
+        before.contains(r#"<td>us-east-1</td><td>eu-west-1</td><td><code>{&quot;PK&quot;: S(&quot;k&quot;)}</code>"#),
+        "the write, its link and its key"
+    );
+    world.fail_region("eu-west-1");
+    assert!(draw().contains(r#"eu-west-1 <span class="badge bad">DOWN</span>"#));
+    world.heal_region("eu-west-1");
+    world.settle();
+    let after = draw();
+    assert!(after.contains("every replica caught up"), "{after}");
+    assert!(after.contains("1 conflict</span> settled by last writer wins"));
+    assert_eq!(after.matches(r#"<tr class="conflict">"#).count(), 1);
+}
+
 /// The browser on the PATH, if any (`KATAS_CHROMIUM` names another).
 fn chromium() -> Option<String> {
     if let Ok(path) = std::env::var("KATAS_CHROMIUM") {

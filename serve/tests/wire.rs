@@ -203,3 +203,107 @@ fn a_real_clock_follows_the_wall_clock() {
     conn.call(&ddb("ListTables"), "{}");
     assert!(world.now().as_millis() >= 50, "{:?}", world.now());
 }
+
+/// A request whose body is sent as `chunks` (Transfer-Encoding: chunked).
+fn chunked_request(target: &str, chunks: &[&str], extra_headers: &str) -> Vec<u8> {
+    let mut r = format!(
+        "POST / HTTP/1.1\r\nHost: localhost\r\nX-Amz-Target: {target}\r\nContent-Type: application/x-amz-json-1.0\r\n{extra_headers}Transfer-Encoding: chunked\r\n\r\n"
+    );
+    for c in chunks {
+        r.push_str(&format!("{:x};ext=1\r\n{c}\r\n", c.len()));
+    }
+    r.push_str("0\r\nx-trailer: ignored\r\n\r\n");
+    r.into_bytes()
+}
+
+#[test]
+fn a_chunked_body_is_read_like_a_sized_one_and_bad_framing_is_refused() {
+    let (addr, world) = start(ClockMode::Manual);
+    let mut conn = Conn::open(addr);
+    assert_eq!(
+        conn.call(&ddb("CreateTable"), &create_table_body("orders"))
+            .status,
+        200
+    );
+    let item = r#"{"TableName":"orders","Item":{"PK":{"S":"a"},"SK":{"S":"1"}}}"#;
+    let (head, tail) = item.split_at(20);
+    let reply = conn
+        .raw(&chunked_request(&ddb("PutItem"), &[head, tail], ""))
+        .unwrap();
+    assert_eq!(
+        reply.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&reply.body)
+    );
+    assert_eq!(world.tables()[0].item_count, 1);
+    // The same connection goes on: the chunked body was read to its end, trailers too.
+    assert_eq!(conn.call(&ddb("ListTables"), "{}").status, 200);
+
+    let both = chunked_request(&ddb("ListTables"), &["{}"], "Content-Length: 2\r\n");
+    assert_eq!(Conn::open(addr).raw(&both).unwrap().status, 400);
+    let gzip = String::from_utf8(chunked_request(&ddb("ListTables"), &["{}"], ""))
+        .unwrap()
+        .replace(
+            "Transfer-Encoding: chunked",
+            "Transfer-Encoding: gzip, chunked",
+        );
+    assert_eq!(Conn::open(addr).raw(gzip.as_bytes()).unwrap().status, 501);
+    let bad_size =
+        b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n";
+    assert_eq!(Conn::open(addr).raw(bad_size).unwrap().status, 400);
+    // The cap counts the chunks' sizes, before reading them.
+    let over = b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n10001\r\n";
+    assert_eq!(Conn::open(addr).raw(over).unwrap().status, 413);
+    assert_eq!(world.tables()[0].item_count, 1, "nothing else was written");
+}
+
+#[test]
+fn streams_page_on_the_wire_and_unknown_fields_are_ignored() {
+    let (addr, _) = start(ClockMode::Manual);
+    let mut conn = Conn::open(addr);
+    for name in ["carts", "orders"] {
+        let body = create_table_body(name).replace(
+            r#","BillingMode""#,
+            r#","StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"},"BillingMode""#,
+        );
+        assert_eq!(conn.call(&ddb("CreateTable"), &body).status, 200);
+    }
+    let streams = |body: &str| {
+        let mut c = Conn::open(addr);
+        c.call("DynamoDBStreams_20120810.ListStreams", body).json()
+    };
+    let first = streams(r#"{"Limit":1}"#);
+    assert_eq!(first["Streams"].as_array().unwrap().len(), 1);
+    assert_eq!(first["Streams"][0]["TableName"], "carts");
+    let last = first["LastEvaluatedStreamArn"]
+        .as_str()
+        .expect("one more follows");
+    let rest = streams(&format!(
+        r#"{{"Limit":1,"ExclusiveStartStreamArn":"{last}","SomeFieldFromANewerSdk":true}}"#
+    ));
+    assert_eq!(rest["Streams"][0]["TableName"], "orders");
+    assert!(rest.get("LastEvaluatedStreamArn").is_none(), "{rest}");
+    let describe = Conn::open(addr)
+        .call(
+            "DynamoDBStreams_20120810.DescribeStream",
+            &format!(r#"{{"StreamArn":"{last}","Limit":1,"ExclusiveStartShardId":"shardId-0"}}"#),
+        )
+        .json();
+    assert_eq!(
+        describe["StreamDescription"]["Shards"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    let bad = Conn::open(addr).call(
+        "DynamoDBStreams_20120810.DescribeStream",
+        &format!(r#"{{"StreamArn":"{last}","Limit":0}}"#),
+    );
+    assert_eq!(bad.status, 400);
+    assert!(bad.json()["message"]
+        .as_str()
+        .unwrap()
+        .contains("greater than or equal to 1"));
+}

@@ -187,6 +187,16 @@ pub(super) fn build(
     })
 }
 
+/// The target directory a check of the checkout at `root` builds in: the options' choice,
+/// else the checkout's own under a shared one ([`checkout_target_dir`]), else cargo's.
+pub(super) fn target_dir(root: &Path, opts: &CheckOptions) -> PathBuf {
+    opts.target_dir
+        .clone()
+        .or_else(|| checkout_target_dir(root))
+        .or_else(|| cargo_target_dir(root))
+        .unwrap_or_else(|| root.join("target"))
+}
+
 /// The target directory this checkout's checks build in, when cargo's own choice is outside
 /// the checkout: `<that dir>/katas-checkouts/<hash of the checkout's path>`.
 ///

@@ -63,6 +63,9 @@ pub struct CheckOptions {
     /// Runs cargo as `build_wrapper[0] build_wrapper[1..] cargo …` (limits on the build, as
     /// `katas grade` sets); empty runs cargo directly.
     pub build_wrapper: Vec<std::ffi::OsString>,
+    /// Save the first failing test's world for `cargo katas view` ([`view_file`]): watch mode
+    /// and `katas run` do; graders and `dev check` do not.
+    pub save_view: bool,
 }
 
 impl Default for CheckOptions {
@@ -77,6 +80,7 @@ impl Default for CheckOptions {
             wrapper: Vec::new(),
             build_timeout: None,
             build_wrapper: Vec::new(),
+            save_view: false,
         }
     }
 }
@@ -236,6 +240,21 @@ pub enum Progress {
     Running,
 }
 
+/// Where a failing run of `kata` saves its world for `cargo katas view`:
+/// `<target dir>/katas-view/<kata>.json` (the test kit writes it: `katas_testkit::view`).
+///
+/// Decision: in the target directory, next to the build it came from, not in the repository:
+/// it is a build product, rewritten by every run and never committed, and `cargo clean`
+/// clears it with the rest.
+pub fn view_file(root: &Path, kata: &Kata, opts: &CheckOptions) -> PathBuf {
+    build::target_dir(root, opts)
+        .join("katas-view")
+        .join(format!("{}.json", kata.name))
+}
+
+/// The test kit's environment variable naming [`view_file`] (`katas_testkit::view`).
+const VIEW_FILE_ENV: &str = "KATAS_VIEW_FILE";
+
 /// The files of the learner's crate that a kata cannot be built without, missing at `root`
 /// (relative paths).
 pub fn missing_sources(root: &Path, kata: &Kata) -> Vec<PathBuf> {
@@ -337,7 +356,15 @@ pub fn check_gated(
     };
     progress(Progress::Running);
     let timeout = opts.timeout.unwrap_or_else(|| kata.timeout());
-    let mut run = exec::run(root, &exe, opts, timeout)?;
+    let mut opts = opts.clone();
+    if opts.save_view {
+        // A passing run leaves no picture behind: the file is the last run's, or none.
+        let file = view_file(root, kata, &opts);
+        let _ = std::fs::remove_file(&file);
+        opts.env
+            .push((VIEW_FILE_ENV.into(), file.display().to_string()));
+    }
+    let mut run = exec::run(root, &exe, &opts, timeout)?;
     for t in &mut run.tests {
         t.points = kata.points_for(&t.name);
     }

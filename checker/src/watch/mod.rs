@@ -107,6 +107,8 @@ pub enum Effect {
     Edit(String, PathBuf),
     /// Put this kata's files back to its starter (the App hears back in [`App::reset_done`]).
     Reset(String),
+    /// Show the saved picture of this kata's failing run (`cargo katas view`).
+    View(String),
     /// Leave watch mode.
     Quit,
 }
@@ -138,6 +140,9 @@ pub mod texts {
         "reset this kata to its starter? your changes are lost (y = yes, any other key = no)";
     /// After a reset was declined.
     pub const RESET_CANCELLED: &str = "reset cancelled";
+    /// `w` when no check has failed.
+    pub const NOTHING_FAILED: &str = "nothing failed to look inside: w shows the world of \
+                                      the first failing test, after a check that fails";
     /// `e` without an editor command.
     pub const NO_EDIT_CMD: &str = "to open the file with e, start watch mode with \
                                    `cargo katas --edit-cmd 'code -g'` (or your editor; \
@@ -413,6 +418,14 @@ impl App {
                     Vec::new()
                 }
             },
+            Key::Char('w') => {
+                if matches!(&self.last, Some(Ok(r)) if !r.passed()) {
+                    vec![Effect::View(self.current_name())]
+                } else {
+                    self.message = Some(texts::NOTHING_FAILED.into());
+                    Vec::new()
+                }
+            }
             Key::Char('?') => {
                 self.screen = Screen::Help;
                 Vec::new()
@@ -554,6 +567,9 @@ pub trait Ports {
     fn save_progress(&mut self, state: &StateFile) -> Result<(), String>;
     /// Put `kata`'s files back to its starter.
     fn reset(&mut self, kata: &str) -> Result<(), String>;
+    /// Show the saved picture of `kata`'s failing run (blocking until the learner comes
+    /// back). Does nothing by default.
+    fn view(&mut self, _kata: &str) {}
     /// Draw the screen (as many lines as [`Ports::height`] at most).
     fn draw(&mut self, lines: &[String]);
     /// Terminal width in columns.
@@ -660,6 +676,10 @@ fn perform(app: &mut App, effects: Vec<Effect>, ports: &mut dyn Ports) -> Perfor
             Effect::Quit => {
                 done.quit = true;
                 break;
+            }
+            Effect::View(kata) => {
+                ports.view(&kata);
+                done.left_screen = true;
             }
         }
     }

@@ -35,6 +35,7 @@ const KEYS: &[&str] = &[
     "o lesson",
     "e edit",
     "v whole verdict",
+    "w see inside",
     "? help",
     "q quit",
 ];
@@ -60,6 +61,10 @@ const HELP: &[(&str, &str)] = &[
     (
         "v",
         "open the whole verdict in your pager ($PAGER, else less)",
+    ),
+    (
+        "w",
+        "see inside the failing run in your browser: partitions, throttles, replicas, log",
     ),
     ("?", "this help"),
     ("q", "quit (progress is saved)"),

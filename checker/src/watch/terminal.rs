@@ -20,6 +20,9 @@ use crate::runner::{self, CheckOptions, Progress};
 /// How long the watcher waits for an editor's burst of events (temp file, rename, chmod) to
 /// settle before it reports one save.
 const DEBOUNCE: Duration = Duration::from_millis(40);
+/// `w` after a failure that saved no picture (a crash or a timeout ends the process first).
+const NO_SAVED_RUN: &str = "this failure saved no picture of its world: a test that crashes \
+or times out ends its process before it can (a failing test's does)";
 /// Spinner / redraw period while a check runs.
 const TICK: Duration = Duration::from_millis(120);
 
@@ -34,6 +37,8 @@ struct RealPorts {
     manifest: Manifest,
     jobs: Sender<Job>,
     paused: Arc<AtomicBool>,
+    /// Where checks build (and so where a failing run's picture is saved).
+    opts: CheckOptions,
 }
 
 impl Ports for RealPorts {
@@ -107,6 +112,32 @@ impl Ports for RealPorts {
     fn reset(&mut self, kata: &str) -> Result<(), String> {
         let kata = self.manifest.kata(kata).map_err(|e| format!("{e:#}"))?;
         crate::sources::reset_kata(&self.root, kata).map_err(|e| format!("{e:#}"))
+    }
+    fn view(&mut self, kata: &str) {
+        self.paused.store(true, Ordering::SeqCst);
+        std::thread::sleep(Duration::from_millis(60)); // let the key reader stand down
+        let _ = leave_terminal();
+        // The viewer serves until Enter, then watch mode's screen comes back.
+        let file = self
+            .manifest
+            .kata(kata)
+            .map(|k| runner::view_file(&self.root, k, &self.opts));
+        let shown = match file {
+            Ok(file) if file.is_file() => crate::commands::view_saved_run(&self.root, &file)
+                .map_err(|e| format!("{e:#}"))
+                .and_then(|code| match code {
+                    0 => Ok(()),
+                    n => Err(format!("the viewer exited with code {n}")),
+                }),
+            Ok(_) => Err(NO_SAVED_RUN.to_string()),
+            Err(e) => Err(format!("{e:#}")),
+        };
+        if let Err(e) = shown {
+            println!("{e}\npress Enter to go back to the kata ");
+            let _ = std::io::stdin().read_line(&mut String::new());
+        }
+        let _ = enter_terminal();
+        self.paused.store(false, Ordering::SeqCst);
     }
     fn draw(&mut self, lines: &[String]) {
         // Row by row, each cleared to its end, then everything below: no full clear, so no
@@ -198,7 +229,13 @@ pub fn run(app: App, opts: CheckOptions) -> Result<()> {
     let paused = Arc::new(AtomicBool::new(false));
 
     let (job_tx, job_rx) = mpsc::channel::<Job>();
-    spawn_worker(root.clone(), manifest.clone(), opts, job_rx, tx.clone());
+    spawn_worker(
+        root.clone(),
+        manifest.clone(),
+        opts.clone(),
+        job_rx,
+        tx.clone(),
+    );
     spawn_keys(tx.clone(), Arc::clone(&paused));
     spawn_ticks(tx.clone());
     // Keep the watcher alive for the whole session.
@@ -222,6 +259,7 @@ pub fn run(app: App, opts: CheckOptions) -> Result<()> {
         manifest,
         jobs: job_tx,
         paused,
+        opts,
     };
     event_loop(&mut app, &rx, &mut ports);
     Ok(())

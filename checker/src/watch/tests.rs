@@ -667,6 +667,24 @@ fn v_opens_the_whole_verdict_in_the_pager() {
 }
 
 #[test]
+fn w_shows_the_failing_runs_inside_and_only_after_a_failure() {
+    let mut a = app("view");
+    a.start();
+    assert!(
+        a.handle(Event::Key(Key::Char('w'))).is_empty(),
+        "no check yet"
+    );
+    assert_eq!(a.message.as_deref(), Some(texts::NOTHING_FAILED));
+    a.handle(Event::CheckDone("alpha".into(), result("alpha", false)));
+    assert_eq!(
+        a.handle(Event::Key(Key::Char('w'))),
+        vec![Effect::View("alpha".into())]
+    );
+    a.handle(Event::CheckDone("alpha".into(), result("alpha", true)));
+    assert!(a.handle(Event::Key(Key::Char('w'))).is_empty(), "it passes");
+}
+
+#[test]
 fn the_spinner_shows_over_a_tall_verdict_while_a_check_runs() {
     let mut a = failing_at("spin", (60, 20));
     a.handle(Event::Key(Key::PageDown));

@@ -56,6 +56,11 @@
 //! so a crash is blamed on the right seed too); `KATAS_SEED=<n>` runs that one seed alone, so
 //! the seed printed with a failure replays it exactly (`katas run <kata> --seed <n>`).
 //!
+//! # The failing run's picture
+//!
+//! With the `engine` feature, and when the checker names a file in `KATAS_VIEW_FILE`, the
+//! first failing test's world is saved there as a snapshot for `cargo katas view` (the `view` module).
+//!
 //! # Arguments
 //!
 //! `--list` prints the plan and exits; `--test NAME` (repeatable) runs only those tests.
@@ -76,6 +81,8 @@ pub use rng::Rng;
 
 #[cfg(feature = "engine")]
 pub mod items;
+#[cfg(feature = "engine")]
+pub mod view;
 
 /// Environment variable that replaces the seed of every seeded test.
 pub const SEED_ENV: &str = "KATAS_SEED";
@@ -327,6 +334,8 @@ fn panic_text(payload: &(dyn Any + Send)) -> Failure {
 pub fn run(tests: Vec<Test>) -> ! {
     // Read the token before any of the code under test runs.
     let _ = token();
+    #[cfg(feature = "engine")]
+    view::install();
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--list") {
         let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
@@ -384,10 +393,14 @@ pub fn run(tests: Vec<Test>) -> ! {
             seed = s;
             emit(json!({"event": "start", "test": t.name, "seed": seed}));
             PANIC_LOCATION.with(|p| p.borrow_mut().take());
+            #[cfg(feature = "engine")]
+            view::forget();
             if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| (t.body)(seed))) {
                 ok = false;
                 failure = panic_text(payload.as_ref());
                 location = PANIC_LOCATION.with(|p| p.borrow_mut().take());
+                #[cfg(feature = "engine")]
+                view::save(&t.name, seed, &failure);
                 break;
             }
         }

@@ -11,6 +11,12 @@
 //! `NextShardIterator`. Iterators expire after 15 minutes; records older than the retention
 //! period (24 h) are gone: an iterator pointing at them fails with
 //! `TrimmedDataAccessException`.
+//!
+//! DescribeStream and ListStreams answer at most `Limit` shards or streams (1 to 100, 100 by
+//! default); when more follow, `LastEvaluatedShardId` / `LastEvaluatedStreamArn` names the
+//! last one given, and passing it back as `ExclusiveStartShardId` / `ExclusiveStartStreamArn`
+//! lists the next ones. A table with more than 100 shards (a long-lived, often-split table)
+//! needs that loop to see its newest shards.
 
 use super::builder::{string_setter, value_setter};
 use super::require_table_name;
@@ -75,7 +81,8 @@ pub struct StreamDescription {
     pub table_name: Option<String>,
     pub key_schema: Option<Vec<KeySchemaElement>>,
     pub shards: Option<Vec<Shard>>,
-    /// Set when the shard list was cut short; the engine lists every shard in one answer.
+    /// Set when more shards follow this answer's (at most `Limit`): pass it back as
+    /// `ExclusiveStartShardId` for the next ones.
     pub last_evaluated_shard_id: Option<String>,
 }
 
@@ -156,7 +163,8 @@ impl Stream {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ListStreamsOutput {
     pub streams: Option<Vec<Stream>>,
-    /// Set when the list was cut short; the engine lists every stream in one answer.
+    /// Set when more streams follow this answer's (at most `Limit`): pass it back as
+    /// `ExclusiveStartStreamArn` for the next ones.
     pub last_evaluated_stream_arn: Option<String>,
 }
 
@@ -191,6 +199,8 @@ fn stream_of<'a>(state: &'a State, arn: &str) -> Result<(&'a str, &'a crate::str
 pub struct DescribeStreamFluentBuilder {
     client: Client,
     stream_arn: Option<String>,
+    limit: Option<i32>,
+    exclusive_start_shard_id: Option<String>,
 }
 
 impl DescribeStreamFluentBuilder {
@@ -198,7 +208,33 @@ impl DescribeStreamFluentBuilder {
         DescribeStreamFluentBuilder {
             client,
             stream_arn: None,
+            limit: None,
+            exclusive_start_shard_id: None,
         }
+    }
+    /// Shards per answer, 1 to 100 (default 100).
+    pub fn limit(mut self, limit: i32) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+    pub fn set_limit(mut self, limit: Option<i32>) -> Self {
+        self.limit = limit;
+        self
+    }
+    pub fn get_limit(&self) -> &Option<i32> {
+        &self.limit
+    }
+    /// Lists the shards after this one: the previous answer's `LastEvaluatedShardId`.
+    pub fn exclusive_start_shard_id(mut self, id: impl Into<String>) -> Self {
+        self.exclusive_start_shard_id = Some(id.into());
+        self
+    }
+    pub fn set_exclusive_start_shard_id(mut self, id: Option<String>) -> Self {
+        self.exclusive_start_shard_id = id;
+        self
+    }
+    pub fn get_exclusive_start_shard_id(&self) -> &Option<String> {
+        &self.exclusive_start_shard_id
     }
     pub fn stream_arn(mut self, arn: impl Into<String>) -> Self {
         self.stream_arn = Some(arn.into());
@@ -224,8 +260,15 @@ impl DescribeStreamFluentBuilder {
                     "The parameter 'StreamArn' is required but was not present in the request",
                 )
             })?;
+            let limit = page_limit(self.limit)?;
             let (table, stream) = stream_of(state, arn)?;
             let t = &state.tables[table];
+            let (shards, last_evaluated_shard_id) = page_after(
+                stream.shards.iter().collect(),
+                |s| s.shard_id.as_str(),
+                self.exclusive_start_shard_id.as_deref(),
+                limit,
+            );
             Ok(DescribeStreamOutput {
                 stream_description: Some(StreamDescription {
                     stream_arn: Some(stream.arn.clone()),
@@ -239,9 +282,8 @@ impl DescribeStreamFluentBuilder {
                     table_name: Some(table.to_string()),
                     key_schema: Some(t.key_elements.clone()),
                     shards: Some(
-                        stream
-                            .shards
-                            .iter()
+                        shards
+                            .into_iter()
                             .map(|s| Shard {
                                 shard_id: Some(s.shard_id.clone()),
                                 parent_shard_id: s.parent_shard_id.clone(),
@@ -256,7 +298,7 @@ impl DescribeStreamFluentBuilder {
                             })
                             .collect(),
                     ),
-                    last_evaluated_shard_id: None,
+                    last_evaluated_shard_id,
                 }),
             })
         })
@@ -473,6 +515,8 @@ impl GetRecordsFluentBuilder {
 pub struct ListStreamsFluentBuilder {
     client: Client,
     table_name: Option<String>,
+    limit: Option<i32>,
+    exclusive_start_stream_arn: Option<String>,
 }
 
 impl ListStreamsFluentBuilder {
@@ -480,7 +524,33 @@ impl ListStreamsFluentBuilder {
         ListStreamsFluentBuilder {
             client,
             table_name: None,
+            limit: None,
+            exclusive_start_stream_arn: None,
         }
+    }
+    /// Streams per answer, 1 to 100 (default 100).
+    pub fn limit(mut self, limit: i32) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+    pub fn set_limit(mut self, limit: Option<i32>) -> Self {
+        self.limit = limit;
+        self
+    }
+    pub fn get_limit(&self) -> &Option<i32> {
+        &self.limit
+    }
+    /// Lists the streams after this one: the previous answer's `LastEvaluatedStreamArn`.
+    pub fn exclusive_start_stream_arn(mut self, arn: impl Into<String>) -> Self {
+        self.exclusive_start_stream_arn = Some(arn.into());
+        self
+    }
+    pub fn set_exclusive_start_stream_arn(mut self, arn: Option<String>) -> Self {
+        self.exclusive_start_stream_arn = arn;
+        self
+    }
+    pub fn get_exclusive_start_stream_arn(&self) -> &Option<String> {
+        &self.exclusive_start_stream_arn
     }
     pub fn table_name(mut self, name: impl Into<String>) -> Self {
         self.table_name = Some(name.into());
@@ -504,7 +574,8 @@ impl ListStreamsFluentBuilder {
             if let Some(name) = &self.table_name {
                 require_table_name(&Some(name.clone()))?;
             }
-            let streams = state
+            let limit = page_limit(self.limit)?;
+            let mut streams: Vec<Stream> = state
                 .tables
                 .values()
                 .filter(|t| self.table_name.as_ref().is_none_or(|n| *n == t.name))
@@ -516,13 +587,68 @@ impl ListStreamsFluentBuilder {
                     })
                 })
                 .collect();
+            // In ARN order, so that "after this ARN" is a position even for a stream gone
+            // since (its table deleted between two pages).
+            streams.sort_by(|a, b| a.stream_arn.cmp(&b.stream_arn));
+            let (streams, last_evaluated_stream_arn) = page_after(
+                streams,
+                |s| s.stream_arn.as_deref().unwrap_or_default(),
+                self.exclusive_start_stream_arn.as_deref(),
+                limit,
+            );
             Ok(ListStreamsOutput {
                 streams: Some(streams),
-                last_evaluated_stream_arn: None,
+                last_evaluated_stream_arn,
             })
         })
     }
 }
+
+/// DescribeStream's and ListStreams' `Limit`: 1 to [`MAX_LIST_LIMIT`], [`MAX_LIST_LIMIT`]
+/// when absent.
+fn page_limit(limit: Option<i32>) -> Result<usize> {
+    match limit {
+        None => Ok(MAX_LIST_LIMIT),
+        Some(l) if l < 1 => Err(Exception::validation(format!(
+            "1 validation error detected: Value '{l}' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"
+        ))),
+        Some(l) if l as usize > MAX_LIST_LIMIT => Err(Exception::validation(format!(
+            "1 validation error detected: Value '{l}' at 'limit' failed to satisfy constraint: Member must have value less than or equal to {MAX_LIST_LIMIT}"
+        ))),
+        Some(l) => Ok(l as usize),
+    }
+}
+
+/// One page of `items` (in their key's order): those whose key sorts after `start`, at most
+/// `limit`, and the last one's key when more follow.
+///
+/// Decision: "after" compares keys, not positions, so a start that is not in the list —
+/// a stream whose table was deleted between two pages, a shard trimmed by retention — still
+/// continues where it was, instead of failing. Shard ids order by creation (they begin with
+/// the time they were opened, then a counter), which is the order DescribeStream lists them
+/// in, parents before children. (Unverified: what DynamoDB answers for a start that names
+/// nothing; continuing after it is the most useful and plausible answer.)
+fn page_after<T>(
+    items: Vec<T>,
+    key: impl Fn(&T) -> &str,
+    start: Option<&str>,
+    limit: usize,
+) -> (Vec<T>, Option<String>) {
+    let mut rest: Vec<T> = items
+        .into_iter()
+        .filter(|i| start.is_none_or(|s| key(i) > s))
+        .collect();
+    let more = rest.len() > limit;
+    rest.truncate(limit);
+    let last = more
+        .then(|| rest.last().map(|i| key(i).to_string()))
+        .flatten();
+    (rest, last)
+}
+
+/// The most shards one DescribeStream lists, and streams one ListStreams lists (and their
+/// default `Limit`): 100, as DynamoDB.
+pub const MAX_LIST_LIMIT: usize = 100;
 
 /// How long a shard iterator stays valid: 15 minutes.
 pub const ITERATOR_LIFETIME_MS: u64 = 15 * 60 * 1000;

@@ -121,7 +121,7 @@ pub struct ShardInfo {
     pub open: bool,
 }
 
-fn table_info(t: &Table) -> TableInfo {
+pub(super) fn table_info(t: &Table) -> TableInfo {
     TableInfo {
         name: t.name.clone(),
         status: t.status,
@@ -185,7 +185,7 @@ fn store<'a>(t: &'a Table, index: Option<&str>) -> Result<&'a Store> {
     }
 }
 
-fn partition_infos(s: &Store) -> Vec<PartitionInfo> {
+pub(super) fn partition_infos(s: &Store) -> Vec<PartitionInfo> {
     s.partitions
         .iter()
         .map(|p| PartitionInfo {
@@ -209,7 +209,7 @@ fn partition_infos(s: &Store) -> Vec<PartitionInfo> {
         .collect()
 }
 
-fn seconds_of(s: &Store) -> Vec<PartitionSecond> {
+pub(super) fn seconds_of(s: &Store) -> Vec<PartitionSecond> {
     let mut out = Vec::new();
     for p in &s.partitions {
         for (second, st) in &p.load.history {

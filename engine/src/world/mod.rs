@@ -58,6 +58,7 @@ pub use crate::rng;
 mod agenda;
 mod consumers;
 pub mod schedule;
+pub mod snapshot;
 mod state;
 
 pub(crate) use state::State;
@@ -202,11 +203,13 @@ impl World {
     /// pieces of its inside ([`crate::seams`]).
     pub fn with_pieces(config: WorldConfig, pieces: crate::seams::Pieces) -> World {
         let state = State::new(config, pieces);
-        World {
+        let world = World {
             state: Arc::new(Mutex::new(state)),
             consumers: Arc::new(Mutex::new(Vec::new())),
             region: crate::global::Region::default_region(),
-        }
+        };
+        snapshot::announce(&world);
+        world
     }
 
     /// This handle, acting in `region`.

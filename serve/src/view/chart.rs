@@ -13,7 +13,7 @@
 
 use std::fmt::Write as _;
 
-use engine::world::inspect::PartitionSecond;
+use engine::world::snapshot::SecondSnapshot;
 
 use super::esc;
 
@@ -26,19 +26,16 @@ pub struct Series {
 }
 
 impl Series {
-    /// The seconds `from..=to` of `partition`, zero where the metrics have no entry (a
+    /// The seconds `from..=to` of one partition's load, zero where it has no entry (a
     /// second without requests).
-    pub fn of(metrics: &[PartitionSecond], partition: u32, from: u64, to: u64) -> Series {
-        let n = usize::try_from(to + 1 - from).unwrap_or(0);
+    pub fn of(seconds: &[SecondSnapshot], from: u64, to: u64) -> Series {
+        let n = usize::try_from((to + 1).saturating_sub(from)).unwrap_or(0);
         let mut s = Series {
             read: vec![0.0; n],
             write: vec![0.0; n],
             throttled: vec![0; n],
         };
-        for m in metrics
-            .iter()
-            .filter(|m| m.partition == partition && (from..=to).contains(&m.second))
-        {
+        for m in seconds.iter().filter(|m| (from..=to).contains(&m.second)) {
             let i = (m.second - from) as usize;
             s.read[i] += m.consumed_read;
             s.write[i] += m.consumed_write;
@@ -114,10 +111,13 @@ pub fn svg(label: &str, s: &Series, ceilings: (f64, f64)) -> String {
         if values.iter().all(|v| *v == 0.0) {
             continue;
         }
+        // A step per second (the value holds across its second), so that a window of one
+        // second — a failing run that lasted less — still draws a line.
         let points: Vec<String> = values
             .iter()
             .enumerate()
-            .map(|(i, v)| format!("{:.1},{:.1}", x(i) + step / 2.0, y(*v)))
+            .flat_map(|(i, v)| [(x(i), y(*v)), (x(i) + step, y(*v))])
+            .map(|(px, py)| format!("{px:.1},{py:.1}"))
             .collect();
         let _ = write!(
             out,
@@ -172,27 +172,20 @@ const PLOT_H: f64 = 52.0;
 mod tests {
     use super::*;
 
-    fn second(partition: u32, second: u64, write: f64, throttled: u64) -> PartitionSecond {
-        PartitionSecond {
-            partition,
+    fn second(second: u64, write: f64, throttled: u64) -> SecondSnapshot {
+        SecondSnapshot {
             second,
             consumed_read: 0.0,
             consumed_write: write,
             throttled_reads: 0,
             throttled_writes: throttled,
-            leader: None,
-            replica_lag_writes: 0,
         }
     }
 
     #[test]
     fn a_series_has_one_value_per_second_and_zero_where_nothing_happened() {
-        let metrics = [
-            second(0, 10, 5.0, 0),
-            second(1, 11, 9.0, 0),
-            second(0, 12, 7.0, 3),
-        ];
-        let s = Series::of(&metrics, 0, 10, 13);
+        let metrics = [second(9, 9.0, 0), second(10, 5.0, 0), second(12, 7.0, 3)];
+        let s = Series::of(&metrics, 10, 13);
         assert_eq!(s.write, [5.0, 0.0, 7.0, 0.0]);
         assert_eq!(s.throttled, [0, 0, 3, 0]);
         assert_eq!(s.peak_write(), 7.0);
@@ -200,16 +193,28 @@ mod tests {
 
     #[test]
     fn throttled_seconds_are_bands_and_the_scale_fits_the_peak() {
-        let metrics = [second(0, 1, 7.0, 4)];
-        let chart = svg(
-            "partition 0",
-            &Series::of(&metrics, 0, 0, 3),
-            (3000.0, 1000.0),
-        );
+        let metrics = [second(1, 7.0, 4)];
+        let chart = svg("partition 0", &Series::of(&metrics, 0, 3), (3000.0, 1000.0));
         assert_eq!(chart.matches(r#"<rect class="thr""#).count(), 1);
         assert!(chart.contains(">10</text>"), "y axis to 10: {chart}");
         assert!(!chart.contains("wcap"), "the far ceiling is not drawn");
         assert!(chart.contains("4 throttled"));
+    }
+
+    #[test]
+    fn a_window_of_one_second_still_draws_its_line() {
+        let chart = svg(
+            "p",
+            &Series::of(&[second(5, 7.0, 0)], 5, 5),
+            (3000.0, 1000.0),
+        );
+        let points = chart.split(r#"points=""#).nth(1).unwrap();
+        let points = &points[..points.find('"').unwrap()];
+        assert_eq!(
+            points.split(' ').count(),
+            2,
+            "two ends of one step: {points}"
+        );
     }
 
     #[test]

@@ -13,10 +13,17 @@
 //!     └─ POST /_katas/fault?op=fail_az&az=az-b ─▶ faults::apply ─▶ 303 back to /_katas/
 //! ```
 //!
-//! Everything on the page comes from the engine's inspection API (`World::tables`,
-//! `partitions`, `index_partitions`, `partition_metrics`, `request_log_tail`): reading it is
-//! not a request, so a page that refreshes every second leaves the request log as the
-//! learner's own requests made it.
+//! Everything on the page comes from one [`Snapshot`] (`World::snapshot`, the engine's
+//! inspection API): reading it is not a request, so a page that refreshes every second leaves
+//! the request log as the learner's own requests made it. The same drawing serves a kata's
+//! failing run: its hidden test saved the snapshot of its world as JSON (`katas_testkit::view`),
+//! and `katas-serve view FILE` ([`saved`]) draws that file with [`draw`], read-only — no fault
+//! buttons, no refresh — with the failed test named at the top.
+//!
+//! ```text
+//!  live:   World ──snapshot(window ends now)──────────▶ draw(snapshot, Header::Live)
+//!  saved:  FILE ──SavedRun (window ends at the last throttle)──▶ draw(snapshot, Header::Saved)
+//! ```
 //!
 //! Decisions:
 //! - **Charts drawn on the server as inline SVG**, not a charting library. The charts are
@@ -34,15 +41,35 @@
 //!   `Origin` or `Sec-Fetch-Site` header, so only this page's buttons (and `curl`) break
 //!   things.
 //!
-//! Left out for now: the same page drawn from a kata's failing run (issue 14's `w` key),
-//! per-index charts (index partitions show their peaks and throttles as numbers), and a
-//! stream shard's sequence-number range.
+//! A global secondary index gets the table's treatment: its own partitions, replicas and
+//! per-second charts (it has capacity of its own, and a hot index key throttles the table's
+//! writes). A world with more than one Region gets a Regions section (`regions.rs`): which
+//! Regions are up, and per global table its replicas, the writes on their way between them
+//! and the conflicts last writer wins settled.
+//!
+//! Left out for now: a stream shard's sequence-number range, and fault buttons for Regions
+//! (`fail_region` and `lag_replication` are there in the engine; the server has one Region,
+//! since an SDK client names its Region only in its signature, which is not read).
 
 pub mod chart;
 pub mod faults;
 mod page;
+mod regions;
+pub mod saved;
+
+use engine::world::snapshot::{Snapshot, SnapshotOptions, WindowEnd};
+use engine::World;
 
 pub use page::{draw, Header};
+
+/// The running world's picture: the last [`WINDOW_S`] seconds up to now.
+pub fn live_snapshot(world: &World) -> Snapshot {
+    world.snapshot(&SnapshotOptions {
+        seconds: WINDOW_S,
+        end: WindowEnd::Now,
+        log_tail: LOG_TAIL,
+    })
+}
 
 /// Escapes text for HTML content and attribute values.
 pub fn esc(s: &str) -> String {

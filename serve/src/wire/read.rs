@@ -14,6 +14,15 @@
 //!
 //! A field's path in those messages is its name in lower camel case, a list element
 //! `name.N.member` counted from 1, as DynamoDB writes them.
+//!
+//! Decision: **fields no shape names are ignored**, not refused. AWS's JSON services skip
+//! members their model does not have, so that a newer SDK (with a field added since) still
+//! works against an endpoint that predates it; DynamoDB is believed to do the same
+//! (unverified: no documented error names an unknown member). Refusing them with a
+//! `SerializationException` would catch a hand-typed `"KeyConditionExpresion"`, but such a
+//! body fails anyway on the field it lacks ("Either the KeyConditions or
+//! KeyConditionExpression parameter must be specified"), and an SDK never sends one — while a
+//! newer SDK's new field would break every call.
 
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -12,7 +12,9 @@ pub fn list_streams(api: &Api, req: &Fields<'_>) -> Result<Value, WireError> {
     let call = api
         .client
         .list_streams()
-        .set_table_name(req.string("TableName")?);
+        .set_table_name(req.string("TableName")?)
+        .set_limit(req.i32("Limit")?)
+        .set_exclusive_start_stream_arn(req.string("ExclusiveStartStreamArn")?);
     req.finish()?;
     let out = call.send()?;
     let streams = out.streams().iter().map(|s| {
@@ -32,7 +34,9 @@ pub fn describe_stream(api: &Api, req: &Fields<'_>) -> Result<Value, WireError> 
     let call = api
         .client
         .describe_stream()
-        .set_stream_arn(req.string("StreamArn")?);
+        .set_stream_arn(req.string("StreamArn")?)
+        .set_limit(req.i32("Limit")?)
+        .set_exclusive_start_shard_id(req.string("ExclusiveStartShardId")?);
     req.finish()?;
     let out = call.send()?;
     Ok(Out::new()
