@@ -29,6 +29,7 @@ pub mod update_table;
 pub mod update_time_to_live;
 
 mod builder;
+pub(crate) mod legacy;
 mod read_path;
 
 use crate::error::{Exception, Result};

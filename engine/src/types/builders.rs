@@ -278,6 +278,9 @@ shape_builder! {
 // The builders of the shapes a transaction or a batch carries, at the SDK's paths
 // (`types::builders::PutBuilder`, …); they are written next to their shapes, by
 // `ops::builder::struct_setters!`.
+pub use super::legacy::{
+    AttributeValueUpdateBuilder, ConditionBuilder, ExpectedAttributeValueBuilder,
+};
 pub use crate::ops::batch_get_item::KeysAndAttributesBuilder;
 pub use crate::ops::batch_write_item::{
     DeleteRequestBuilder, PutRequestBuilder, WriteRequestBuilder,

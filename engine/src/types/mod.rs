@@ -152,6 +152,12 @@ wire_enum!(
     IndexStatus { Creating => "CREATING", Updating => "UPDATING", Deleting => "DELETING", Active => "ACTIVE" }
 );
 
+mod legacy;
+pub use legacy::{
+    AttributeAction, AttributeValueUpdate, ComparisonOperator, Condition, ConditionalOperator,
+    ExpectedAttributeValue,
+};
+
 /// One attribute of the key schema, with its type.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AttributeDefinition {

@@ -23,6 +23,7 @@
 
 mod batch;
 mod items;
+mod legacy;
 pub mod read;
 mod reads;
 mod streams;
