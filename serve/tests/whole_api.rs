@@ -146,3 +146,59 @@ fn legacy_validation_reaches_the_wire_in_dynamodbs_words() {
          GE, GT, BETWEEN, NOT_NULL, NULL, CONTAINS, NOT_CONTAINS, BEGINS_WITH]"
     );
 }
+
+#[test]
+fn tags_travel_by_arn() {
+    let mut conn = session();
+    let described = ok(&mut conn, "DescribeTable", json!({"TableName": "app"}));
+    let arn = described["Table"]["TableArn"].as_str().unwrap().to_string();
+    ok(
+        &mut conn,
+        "TagResource",
+        json!({"ResourceArn": arn, "Tags": [{"Key": "team", "Value": "checkout"},
+                                            {"Key": "env", "Value": "dev"}]}),
+    );
+    ok(
+        &mut conn,
+        "UntagResource",
+        json!({"ResourceArn": arn, "TagKeys": ["env"]}),
+    );
+    let listed = ok(&mut conn, "ListTagsOfResource", json!({"ResourceArn": arn}));
+    assert_eq!(
+        listed,
+        json!({"Tags": [{"Key": "team", "Value": "checkout"}]})
+    );
+    let created = conn.call(
+        &ddb("CreateTable"),
+        &create_table_body("tagged").replacen(
+            "\"BillingMode\"",
+            r#""Tags":[{"Key":"a","Value":"1"}],"BillingMode""#,
+            1,
+        ),
+    );
+    assert_eq!(created.status, 200);
+    let arn2 = arn.replace("table/app", "table/tagged");
+    let listed = ok(
+        &mut conn,
+        "ListTagsOfResource",
+        json!({"ResourceArn": arn2}),
+    );
+    assert_eq!(listed["Tags"], json!([{"Key": "a", "Value": "1"}]));
+    let (name, message) = refused(
+        &mut conn,
+        "TagResource",
+        json!({"ResourceArn": arn, "Tags": [{"Key": "k"}]}),
+    );
+    assert_eq!(name, "ValidationException");
+    assert_eq!(
+        message,
+        "1 validation error detected: Value null at 'tags.1.member.value' failed to satisfy \
+         constraint: Member must not be null"
+    );
+    let (name, _) = refused(
+        &mut conn,
+        "ListTagsOfResource",
+        json!({"ResourceArn": arn.replace("table/app", "table/gone")}),
+    );
+    assert_eq!(name, "ResourceNotFoundException");
+}

@@ -20,7 +20,7 @@
 
 use std::collections::BTreeSet;
 
-use super::builder::{string_setter, value_setter};
+use super::builder::{list_setters, string_setter, value_setter};
 use super::describe_table::describe;
 use super::{require_table_name, validate_name};
 use crate::client::Client;
@@ -46,6 +46,8 @@ pub struct CreateTableInput {
     pub global_secondary_indexes: Vec<GlobalSecondaryIndex>,
     pub local_secondary_indexes: Vec<LocalSecondaryIndex>,
     pub stream_specification: Option<StreamSpecification>,
+    /// Tags for the new table (see [`super::tags`]).
+    pub tags: Option<Vec<crate::types::Tag>>,
 }
 
 /// What CreateTable returns.
@@ -78,6 +80,10 @@ impl CreateTableFluentBuilder {
     value_setter!(billing_mode, set_billing_mode, get_billing_mode: BillingMode);
     value_setter!(provisioned_throughput, set_provisioned_throughput, get_provisioned_throughput: ProvisionedThroughput);
     value_setter!(stream_specification, set_stream_specification, get_stream_specification: StreamSpecification);
+    list_setters!(
+        /// Appends one tag.
+        tags, set_tags, get_tags: crate::types::Tag
+    );
 
     /// Appends one key schema element (call once for `HASH`, once more for `RANGE`).
     pub fn key_schema(mut self, element: KeySchemaElement) -> Self {
@@ -383,6 +389,7 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
         ));
     }
 
+    let tags = super::tags::initial_tags(input.tags.as_deref())?;
     let count = initial_partitions(throughput);
     let store = Store::new(schema, count, rng);
     let stream_label = input
@@ -425,6 +432,7 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
         ttl_attribute: None,
         index_queue: Default::default(),
         ttl: Default::default(),
+        settings: crate::table::settings::Settings { tags },
     };
     let mut description = describe(&table);
     description.table_status = Some(TableStatus::Creating);

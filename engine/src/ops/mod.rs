@@ -22,6 +22,7 @@ pub mod put_item;
 pub mod query;
 pub mod scan;
 pub mod streams;
+pub mod tags;
 pub mod transact_get_items;
 pub mod transact_write_items;
 pub mod update_item;

@@ -23,6 +23,7 @@
 pub mod key;
 pub mod partition;
 pub mod replication;
+pub mod settings;
 pub mod split;
 
 use std::collections::BTreeMap;
@@ -306,6 +307,8 @@ pub struct Table {
     pub stream_log: Option<crate::stream::Stream>,
     /// TTL setting and the index of items by expiry.
     pub ttl: crate::ttl::Ttl,
+    /// Tags and the other control-plane settings.
+    pub settings: settings::Settings,
 }
 
 impl Table {

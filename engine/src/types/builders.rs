@@ -285,6 +285,7 @@ pub use crate::ops::batch_get_item::KeysAndAttributesBuilder;
 pub use crate::ops::batch_write_item::{
     DeleteRequestBuilder, PutRequestBuilder, WriteRequestBuilder,
 };
+pub use crate::ops::tags::TagBuilder;
 pub use crate::ops::transact_get_items::{GetBuilder, TransactGetItemBuilder};
 pub use crate::ops::transact_write_items::{
     ConditionCheckBuilder, DeleteBuilder, PutBuilder, TransactWriteItemBuilder, UpdateBuilder,

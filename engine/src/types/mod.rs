@@ -663,6 +663,7 @@ impl From<ScalarAttributeType> for crate::expr::ScalarType {
 pub use crate::ops::streams::{
     SequenceNumberRange, Shard, ShardIteratorType, Stream, StreamDescription,
 };
+pub use crate::ops::tags::Tag;
 pub use crate::ops::update_table::{
     CreateGlobalSecondaryIndexAction, CreateReplicationGroupMemberAction,
     DeleteGlobalSecondaryIndexAction, DeleteReplicationGroupMemberAction,
