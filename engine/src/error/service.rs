@@ -310,9 +310,12 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// Not part of the SDK (whose `build()` errors are a type of their own): a shape that failed
-/// to build, raised with `?` in a function returning [`Error`], is an unhandled
-/// `ValidationException` naming the missing field — no request was sent.
+/// As in the SDK (its generated `Error` has `From<BuildError>`, into its unhandled variant): a
+/// shape that failed to build, raised with `?` in a function returning [`Error`], is an error
+/// of its own. Here it is an unhandled `ValidationException` naming the missing field, with no
+/// request sent; the SDK's keeps the `BuildError` as its source and has no error code — code
+/// that matches on the code of such an error would not transfer (none should: it is a bug in
+/// the caller, not a service answer).
 impl From<BuildError> for Error {
     fn from(e: BuildError) -> Error {
         Error::validation(e.to_string())

@@ -25,7 +25,5 @@ pub fn edit(
     // TODO: a strongly consistent read, then a write guarded by the version it read;
     // on ConditionalCheckFailedException, read again and retry (a bounded number of times).
     let _ = (client, page, change);
-    Err(EditError::Engine(Error::validation(
-        "TODO: edit is not written yet (see exercises/optimistic-locking/README.md)",
-    )))
+    Err(given::not_written_yet("edit"))
 }

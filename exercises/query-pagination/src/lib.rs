@@ -26,16 +26,12 @@ pub fn orders_page(
     // TODO: Query the customer's orders newest first with a Limit and a FilterExpression,
     // until the page is full or there is nothing left to read.
     let _ = (client, customer_id, page_size, start);
-    Err(Error::validation(
-        "TODO: orders_page is not written yet (see exercises/query-pagination/README.md)",
-    ))
+    Err(given::not_written_yet("orders_page"))
 }
 
 /// Every order of the customer, cancelled ones included, newest first: the export.
 pub fn all_orders(client: &Client, customer_id: &str) -> Result<Vec<Order>, Error> {
     // TODO: Query page after page, each starting where the one before stopped.
     let _ = (client, customer_id);
-    Err(Error::validation(
-        "TODO: all_orders is not written yet (see exercises/query-pagination/README.md)",
-    ))
+    Err(given::not_written_yet("all_orders"))
 }

@@ -43,7 +43,7 @@ pub fn place_order(client: &Client, order: &Order) -> Result<(), Error> {
             "status" => "PLACED", "total_cents" => order.total_cents, "notes" => order.notes.as_str(),
         },
     };
-    publish(client, &record_like).map_err(|e| Error::validation(e.to_string()))?;
+    publish(client, &record_like).map_err(given::publish_error)?;
     Ok(())
 }
 

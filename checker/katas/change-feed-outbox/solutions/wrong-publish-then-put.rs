@@ -30,7 +30,7 @@ pub fn place_order(client: &Client, order: &Order) -> Result<(), Error> {
             "status" => "PLACED", "total_cents" => order.total_cents, "notes" => order.notes.as_str(),
         },
     };
-    publish(client, &announced).map_err(|e| Error::validation(e.to_string()))?;
+    publish(client, &announced).map_err(given::publish_error)?;
     client
         .put_item()
         .table_name(ORDERS_TABLE)

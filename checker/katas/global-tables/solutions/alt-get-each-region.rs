@@ -48,7 +48,7 @@ pub fn visits(replicas: &Replicas, here: &str, page: &str) -> Result<u64, Error>
         {
             total += n
                 .parse::<u64>()
-                .map_err(|e| Error::validation(e.to_string()))?;
+                .map_err(|e| given::bad_item(e.to_string()))?;
         }
     }
     Ok(total)

@@ -43,7 +43,7 @@ pub fn visits(replicas: &Replicas, here: &str, page: &str) -> Result<u64, Error>
             if let Some(AttributeValue::N(n)) = item.get("visits") {
                 total += n
                     .parse::<u64>()
-                    .map_err(|e| Error::validation(e.to_string()))?;
+                    .map_err(|e| given::bad_item(e.to_string()))?;
             }
         }
         match out.last_evaluated_key() {

@@ -105,7 +105,7 @@ pub fn top_up(client: &Client, request: &TopUp, now: u64) -> Result<Receipt, Top
             // Another duplicate committed between our read and our write.
             match live_record(client, request, now)? {
                 Some(stored) => answer(request, stored),
-                None => Err(TopUpError::Engine(engine::Error::validation(
+                None => Err(TopUpError::Engine(given::unexpected(
                     "the idempotency record vanished",
                 ))),
             }

@@ -39,7 +39,7 @@ pub fn top_up(client: &Client, request: &TopUp, now: u64) -> Result<Receipt, Top
             Err(other) => return Err(TopUpError::Engine(other.into())),
         }
     }
-    Err(TopUpError::Engine(engine::Error::validation(
+    Err(TopUpError::Engine(given::unexpected(
         "the idempotency record kept appearing and vanishing",
     )))
 }

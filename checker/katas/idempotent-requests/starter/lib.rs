@@ -21,7 +21,5 @@ pub fn top_up(client: &Client, request: &TopUp, now: u64) -> Result<Receipt, Top
     // TODO: one TransactWriteItems: the key's record (with its expiry, create-only) and the
     // credit; when the record's condition fails, the request is a duplicate.
     let _ = (client, request, now);
-    Err(TopUpError::Engine(Error::validation(
-        "TODO: top_up is not written yet (see exercises/idempotent-requests/README.md)",
-    )))
+    Err(given::not_written_yet("top_up"))
 }

@@ -40,13 +40,13 @@ impl Attributes for Item {
         self.get(name)
             .and_then(|v| v.as_s().ok())
             .cloned()
-            .ok_or_else(|| Error::validation(format!("missing string attribute {name}")))
+            .ok_or_else(|| given::bad_item(format!("missing string attribute {name}")))
     }
     fn unsigned(&self, name: &str) -> Result<u64, Error> {
         self.get(name)
             .and_then(AttributeValue::as_number)
             .and_then(|v| v.to_u64())
-            .ok_or_else(|| Error::validation(format!("missing number attribute {name}")))
+            .ok_or_else(|| given::bad_item(format!("missing number attribute {name}")))
     }
 }
 
@@ -112,7 +112,7 @@ impl OrderItemStore for Order {
             customer_id: item.string("customer")?,
             placed_at: item.string("placed")?,
             status: OrderStatus::parse(&state)
-                .ok_or_else(|| Error::validation(format!("bad status {state}")))?,
+                .ok_or_else(|| given::bad_item(format!("bad status {state}")))?,
             total_cents: item.unsigned("cents")?,
         })
     }
@@ -139,7 +139,7 @@ impl LineItem for OrderItem {
         Ok(OrderItem {
             sku: item.string("sku")?,
             quantity: u32::try_from(item.unsigned("qty")?)
-                .map_err(|_| Error::validation("quantity out of range"))?,
+                .map_err(|_| given::bad_item("quantity out of range"))?,
             unit_price_cents: item.unsigned("price")?,
         })
     }
@@ -354,7 +354,7 @@ pub fn orders_by_status(
     limit: usize,
 ) -> Result<Vec<Order>, Error> {
     let Ok(limit) = i32::try_from(limit) else {
-        return Err(Error::validation("limit too large"));
+        return Err(given::bad_item("limit too large"));
     };
     if limit == 0 {
         return Ok(Vec::new());

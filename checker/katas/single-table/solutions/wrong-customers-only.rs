@@ -35,7 +35,7 @@ fn order_pk(id: &str) -> String {
 fn text(item: &Item, name: &str) -> Result<String, Error> {
     match item.get(name) {
         Some(AttributeValue::S(v)) => Ok(v.clone()),
-        _ => Err(Error::validation(format!("item has no string `{name}`"))),
+        _ => Err(given::bad_item(format!("item has no string `{name}`"))),
     }
 }
 
@@ -43,7 +43,7 @@ fn number(item: &Item, name: &str) -> Result<u64, Error> {
     item.get(name)
         .and_then(AttributeValue::as_number)
         .and_then(|v| v.to_u64())
-        .ok_or_else(|| Error::validation(format!("item has no number `{name}`")))
+        .ok_or_else(|| given::bad_item(format!("item has no number `{name}`")))
 }
 
 fn customer_from(item: &Item) -> Result<Customer, Error> {
@@ -61,7 +61,7 @@ fn order_from(item: &Item) -> Result<Order, Error> {
         customer_id: text(item, "customer_id")?,
         placed_at: text(item, "placed_at")?,
         status: OrderStatus::parse(&status)
-            .ok_or_else(|| Error::validation(format!("unknown status {status}")))?,
+            .ok_or_else(|| given::bad_item(format!("unknown status {status}")))?,
         total_cents: number(item, "total_cents")?,
     })
 }
@@ -147,7 +147,7 @@ pub fn create_customer(client: &Client, customer: &Customer) -> Result<(), Error
 
 pub fn place_order(client: &Client, order: &Order, items: &[OrderItem]) -> Result<(), Error> {
     let _ = (client, order, items);
-    Err(Error::validation("TODO: place_order is not written yet"))
+    Err(given::bad_item("TODO: place_order is not written yet"))
 }
 
 pub fn change_order_status(
@@ -156,7 +156,7 @@ pub fn change_order_status(
     status: OrderStatus,
 ) -> Result<(), Error> {
     let _ = (client, order_id, status);
-    Err(Error::validation(
+    Err(given::bad_item(
         "TODO: change_order_status is not written yet",
     ))
 }

@@ -45,7 +45,7 @@ fn line_sk(line: usize) -> String {
 fn text(item: &Item, name: &str) -> Result<String, Error> {
     match item.get(name) {
         Some(AttributeValue::S(v)) => Ok(v.clone()),
-        _ => Err(Error::validation(format!("item has no string `{name}`"))),
+        _ => Err(given::bad_item(format!("item has no string `{name}`"))),
     }
 }
 
@@ -53,7 +53,7 @@ fn number(item: &Item, name: &str) -> Result<u64, Error> {
     item.get(name)
         .and_then(AttributeValue::as_number)
         .and_then(|v| v.to_u64())
-        .ok_or_else(|| Error::validation(format!("item has no number `{name}`")))
+        .ok_or_else(|| given::bad_item(format!("item has no number `{name}`")))
 }
 
 fn customer_from(item: &Item) -> Result<Customer, Error> {
@@ -80,7 +80,7 @@ fn order_from(item: &Item) -> Result<Order, Error> {
         customer_id: text(item, "customer_id")?,
         placed_at: text(item, "placed_at")?,
         status: OrderStatus::parse(&status)
-            .ok_or_else(|| Error::validation(format!("unknown status {status}")))?,
+            .ok_or_else(|| given::bad_item(format!("unknown status {status}")))?,
         total_cents: number(item, "total_cents")?,
     })
 }
@@ -239,9 +239,7 @@ pub fn change_order_status(
         .consistent_read(true)
         .send()?;
     let Some(header) = header.item() else {
-        return Err(Error::validation(format!(
-            "order {order_id} does not exist"
-        )));
+        return Err(given::unknown_order(order_id));
     };
     let order = order_from(header)?;
     let update = |pk: String, sk: String, index_key: bool| {

@@ -80,7 +80,7 @@ fn share_of(image: Option<&Item>) -> Option<Share> {
 fn order_key(record: &Record) -> Result<String, Error> {
     match record.keys().get("order_id") {
         Some(AttributeValue::S(id)) => Ok(format!("ORDER#{id}")),
-        _ => Err(Error::validation("a record without an order_id key")),
+        _ => Err(given::bad_record("a record without an order_id key")),
     }
 }
 

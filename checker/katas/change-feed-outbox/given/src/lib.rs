@@ -351,3 +351,10 @@ pub fn not_written_yet(function: &str) -> Error {
         "TODO: {function} is not written yet (see exercises/change-feed-outbox/README.md)"
     ))
 }
+
+/// A publish failure as an engine error, for code whose own error type is the engine's (not
+/// part of the SDK, whose `Error` has no public constructor: a `ValidationException` built by
+/// the engine, carrying the failure's text).
+pub fn publish_error(e: PublishError) -> Error {
+    Error::validation(e.to_string())
+}

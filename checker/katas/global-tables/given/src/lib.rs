@@ -121,3 +121,11 @@ pub fn not_written_yet(function: &str) -> Error {
         "TODO: {function} is not written yet (see exercises/global-tables/README.md)"
     ))
 }
+
+/// The error to return when an item the table holds is not shaped as the README's layout says
+/// (a count that is not a whole number, say). The tests never store such an item. Not part of
+/// the SDK, whose `Error` has no public constructor: a `ValidationException` built by the
+/// engine; in a service you would return your own error.
+pub fn bad_item(what: impl Into<String>) -> Error {
+    Error::validation(format!("malformed item: {}", what.into()))
+}

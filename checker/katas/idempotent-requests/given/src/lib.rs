@@ -96,3 +96,18 @@ impl fmt::Display for TopUpError {
 }
 
 impl std::error::Error for TopUpError {}
+
+/// The error for a state the README says cannot last (an idempotency record that vanished
+/// between two of your requests, again and again). Not part of the SDK, whose `Error` has no
+/// public constructor: a `ValidationException` built by the engine; in a service you would
+/// return your own error.
+pub fn unexpected(what: impl Into<String>) -> Error {
+    Error::validation(what.into())
+}
+
+/// What the starter returns until `top_up` is written: an error naming the function.
+pub fn not_written_yet(function: &str) -> TopUpError {
+    TopUpError::Engine(Error::validation(format!(
+        "TODO: {function} is not written yet (see exercises/idempotent-requests/README.md)"
+    )))
+}

@@ -97,3 +97,18 @@ pub fn not_written_yet(function: &str) -> engine::Error {
         "TODO: {function} is not written yet (see exercises/single-table/README.md)"
     ))
 }
+
+/// The error to return when an item the table holds is not shaped as the README's layout
+/// says (an attribute missing, or of another type): `bad_item("order o-9 has no number
+/// total_cents")`. The tests never store such an item; this is for the `None` your code must
+/// still handle. (Not part of the SDK, whose `Error` has no public constructor: a
+/// `ValidationException` built by the engine; in a service you would return your own error.)
+pub fn bad_item(what: impl Into<String>) -> engine::Error {
+    engine::Error::validation(format!("malformed item: {}", what.into()))
+}
+
+/// The error `change_order_status` returns for an order that does not exist (nothing is
+/// written). Not part of the SDK, as [`bad_item`].
+pub fn unknown_order(order_id: &str) -> engine::Error {
+    engine::Error::validation(format!("order {order_id} does not exist"))
+}
