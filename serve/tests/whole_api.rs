@@ -202,3 +202,58 @@ fn tags_travel_by_arn() {
     );
     assert_eq!(name, "ResourceNotFoundException");
 }
+
+#[test]
+fn backups_encryption_endpoints_and_limits_answer_as_dynamodb_does() {
+    let mut conn = session();
+    let backups = ok(
+        &mut conn,
+        "DescribeContinuousBackups",
+        json!({"TableName": "app"}),
+    );
+    assert_eq!(
+        backups,
+        json!({"ContinuousBackupsDescription": {
+            "ContinuousBackupsStatus": "ENABLED",
+            "PointInTimeRecoveryDescription": {"PointInTimeRecoveryStatus": "DISABLED"}}})
+    );
+    let updated = ok(
+        &mut conn,
+        "UpdateContinuousBackups",
+        json!({"TableName": "app",
+               "PointInTimeRecoverySpecification": {"PointInTimeRecoveryEnabled": true}}),
+    );
+    let pitr = &updated["ContinuousBackupsDescription"]["PointInTimeRecoveryDescription"];
+    assert_eq!(pitr["PointInTimeRecoveryStatus"], "ENABLED");
+    assert!(pitr["EarliestRestorableDateTime"].is_number());
+    let (name, _) = refused(
+        &mut conn,
+        "DescribeContinuousBackups",
+        json!({"TableName": "nope"}),
+    );
+    assert_eq!(name, "TableNotFoundException");
+
+    let created = conn.call(
+        &ddb("CreateTable"),
+        &create_table_body("secret").replacen(
+            "\"BillingMode\"",
+            r#""SSESpecification":{"Enabled":true},"BillingMode""#,
+            1,
+        ),
+    );
+    assert_eq!(created.status, 200);
+    let described = ok(&mut conn, "DescribeTable", json!({"TableName": "secret"}));
+    assert_eq!(described["Table"]["SSEDescription"]["Status"], "ENABLED");
+    assert_eq!(described["Table"]["SSEDescription"]["SSEType"], "KMS");
+    let plain = ok(&mut conn, "DescribeTable", json!({"TableName": "app"}));
+    assert!(plain["Table"].get("SSEDescription").is_none());
+
+    let endpoints = ok(&mut conn, "DescribeEndpoints", json!({}));
+    assert_eq!(endpoints["Endpoints"][0]["CachePeriodInMinutes"], 1440);
+    let limits = ok(&mut conn, "DescribeLimits", json!({}));
+    assert_eq!(
+        limits,
+        json!({"AccountMaxReadCapacityUnits": 80000, "AccountMaxWriteCapacityUnits": 80000,
+               "TableMaxReadCapacityUnits": 40000, "TableMaxWriteCapacityUnits": 40000})
+    );
+}

@@ -364,3 +364,32 @@ operation_error!(
     InvalidEndpointException / is_invalid_endpoint_exception,
     ResourceNotFoundException / is_resource_not_found_exception
 });
+
+operation_error!(
+    /// The errors of DescribeContinuousBackups (`aws_sdk_dynamodb::operation::describe_continuous_backups::DescribeContinuousBackupsError`).
+    DescribeContinuousBackupsError {
+    InternalServerError / is_internal_server_error,
+    InvalidEndpointException / is_invalid_endpoint_exception,
+    TableNotFoundException / is_table_not_found_exception
+});
+
+operation_error!(
+    /// The errors of UpdateContinuousBackups (`aws_sdk_dynamodb::operation::update_continuous_backups::UpdateContinuousBackupsError`).
+    UpdateContinuousBackupsError {
+    InternalServerError / is_internal_server_error,
+    InvalidEndpointException / is_invalid_endpoint_exception,
+    TableNotFoundException / is_table_not_found_exception
+});
+
+operation_error!(
+    /// The errors of DescribeEndpoints (`aws_sdk_dynamodb::operation::describe_endpoints::DescribeEndpointsError`).
+    DescribeEndpointsError {
+    InternalServerError / is_internal_server_error
+});
+
+operation_error!(
+    /// The errors of DescribeLimits (`aws_sdk_dynamodb::operation::describe_limits::DescribeLimitsError`).
+    DescribeLimitsError {
+    InternalServerError / is_internal_server_error,
+    InvalidEndpointException / is_invalid_endpoint_exception
+});

@@ -11,9 +11,12 @@
 
 pub mod batch_get_item;
 pub mod batch_write_item;
+pub mod continuous_backups;
 pub mod create_table;
 pub mod delete_item;
 pub mod delete_table;
+pub mod describe_endpoints;
+pub mod describe_limits;
 pub mod describe_table;
 pub mod get_item;
 pub mod list_tables;

@@ -281,6 +281,7 @@ shape_builder! {
 pub use super::legacy::{
     AttributeValueUpdateBuilder, ConditionBuilder, ExpectedAttributeValueBuilder,
 };
+pub use super::settings::{PointInTimeRecoverySpecificationBuilder, SseSpecificationBuilder};
 pub use crate::ops::batch_get_item::KeysAndAttributesBuilder;
 pub use crate::ops::batch_write_item::{
     DeleteRequestBuilder, PutRequestBuilder, WriteRequestBuilder,

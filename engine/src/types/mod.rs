@@ -153,9 +153,15 @@ wire_enum!(
 );
 
 mod legacy;
+mod settings;
 pub use legacy::{
     AttributeAction, AttributeValueUpdate, ComparisonOperator, Condition, ConditionalOperator,
     ExpectedAttributeValue,
+};
+pub use settings::{
+    ContinuousBackupsDescription, ContinuousBackupsStatus, Endpoint,
+    PointInTimeRecoveryDescription, PointInTimeRecoverySpecification, PointInTimeRecoveryStatus,
+    SseDescription, SseSpecification, SseStatus, SseType,
 };
 
 /// One attribute of the key schema, with its type.
@@ -564,6 +570,8 @@ pub struct TableDescription {
     pub global_table_version: Option<String>,
     /// `EVENTUAL` for a global table.
     pub multi_region_consistency: Option<MultiRegionConsistency>,
+    /// Encryption with a KMS key (absent for the default, AWS owned key).
+    pub sse_description: Option<SseDescription>,
 }
 
 /// One replica of a global table, as DescribeTable lists it.
@@ -638,6 +646,9 @@ impl TableDescription {
     }
     pub fn multi_region_consistency(&self) -> Option<&MultiRegionConsistency> {
         self.multi_region_consistency.as_ref()
+    }
+    pub fn sse_description(&self) -> Option<&SseDescription> {
+        self.sse_description.as_ref()
     }
 }
 

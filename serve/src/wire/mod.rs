@@ -61,6 +61,18 @@ pub const OPERATIONS: &[(&str, &str, Handler)] = &[
         "DescribeTimeToLive",
         tables::describe_time_to_live,
     ),
+    (
+        DYNAMODB,
+        "DescribeContinuousBackups",
+        resources::describe_continuous_backups,
+    ),
+    (
+        DYNAMODB,
+        "UpdateContinuousBackups",
+        resources::update_continuous_backups,
+    ),
+    (DYNAMODB, "DescribeEndpoints", resources::describe_endpoints),
+    (DYNAMODB, "DescribeLimits", resources::describe_limits),
     (DYNAMODB, "TagResource", resources::tag_resource),
     (DYNAMODB, "UntagResource", resources::untag_resource),
     (

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use engine::types::{
     AttributeAction, BillingMode, ComparisonOperator, ConditionalOperator, KeyType, ProjectionType,
     ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure, ScalarAttributeType,
-    Select, ShardIteratorType, StreamViewType,
+    Select, ShardIteratorType, SseType, StreamViewType,
 };
 use engine::{AttributeValue, Item};
 use serde_json::{Map, Value};
@@ -379,6 +379,7 @@ wire_enums!(
     ReturnValuesOnConditionCheckFailure,
     ScalarAttributeType,
     Select,
+    SseType,
     StreamViewType
 );
 

@@ -411,6 +411,36 @@ def tags_are_set_listed_and_removed_by_arn():
         pass
 
 
+@check
+def backups_encryption_endpoints_and_limits_parse_in_boto3():
+    DDB.create_table(
+        TableName="secret",
+        AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"}],
+        BillingMode="PAY_PER_REQUEST",
+        SSESpecification={"Enabled": True, "SSEType": "KMS"},
+    )
+    sse = DDB.describe_table(TableName="secret")["Table"]["SSEDescription"]
+    assert sse["Status"] == "ENABLED" and sse["SSEType"] == "KMS", sse
+    pitr = DDB.describe_continuous_backups(TableName="secret")["ContinuousBackupsDescription"]
+    assert pitr["PointInTimeRecoveryDescription"]["PointInTimeRecoveryStatus"] == "DISABLED", pitr
+    pitr = DDB.update_continuous_backups(
+        TableName="secret",
+        PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True},
+    )["ContinuousBackupsDescription"]["PointInTimeRecoveryDescription"]
+    assert pitr["PointInTimeRecoveryStatus"] == "ENABLED", pitr
+    assert pitr["EarliestRestorableDateTime"].year >= 2020, pitr
+    try:
+        DDB.describe_continuous_backups(TableName="nope")
+        raise AssertionError("a missing table's backups were described")
+    except DDB.exceptions.TableNotFoundException:
+        pass
+    limits = DDB.describe_limits()
+    assert limits["TableMaxReadCapacityUnits"] == 40000, limits
+    endpoints = DDB.describe_endpoints()["Endpoints"]
+    assert endpoints[0]["CachePeriodInMinutes"] == 1440, endpoints
+
+
 def main():
     passed = failed = 0
     for fn in CHECKS:
