@@ -12,14 +12,44 @@
 //!   │  ops::put_item      validate the request: names, expressions, item, key, size
 //!   │  expr               parse ConditionExpression; evaluate it against the current item
 //!   │  capacity           what the write costs (WCU), admitted or throttled
+//!   │  write              the write path, shared by every kind of write (requests, TTL
+//!   │                     deletions, writes from another Region):
 //!   ▼  table::Store       route by hash of the partition key to one partition;
 //!                         the leader applies it, one follower acknowledges (quorum 2 of 3),
-//!                         the third follower gets it after a replication delay
+//!                         the third follower gets it after a replication delay;
+//!                         then the TTL index, the indexes, the stream, the other Regions
 //! ```
 //!
 //! Everything runs inside a [`World`]: a simulated clock that moves only when you advance
 //! it, and one seeded random generator. The same seed and the same requests always produce
 //! the same run.
+//!
+//! ## Where things are
+//!
+//! Each concept has its module, and its module's opening essay explains it: [`table`]
+//! (partitions, replicas, replication and splits), [`capacity`] (costs, admission,
+//! throttling), [`index`], [`stream`], [`ttl`], [`global`] (Regions and global tables),
+//! [`expr`] (expressions), [`value`] (items), [`write`](mod@write) (the write path every
+//! write takes). Dependencies point one way, downwards; a module never imports from a layer
+//! above its own:
+//!
+//! ```text
+//!   client, ops (one file per operation)
+//!     └▶ world (the clock, the seed, the agenda), global (Regions, global tables)
+//!          └▶ write (the write path)
+//!               └▶ table, index, capacity, stream, ttl  (the pieces of one table: a
+//!                    │                                   Table holds its indexes, stream
+//!                    │                                   and TTL index; they share its
+//!                    │                                   keys, table::key)
+//!                    └▶ expr, value, types, error, rng
+//! ```
+//!
+//! **Timed work and faults.** Everything that happens on the clock after a request has
+//! returned — replication catch-up, elections, splits, index propagation and backfills,
+//! TTL sweeps, stream shards and trimming, consumer polls, replication between Regions — is
+//! one kind of work on the world's agenda, `world/agenda.rs` (the `Work` enum and its
+//! `AGENDA` list). A new kind of timed work, or a fault that schedules some, is added there,
+//! in one place; the faults themselves are named operations in [`world::faults`].
 //!
 //! ## A first taste
 //!
@@ -121,6 +151,7 @@ pub mod types;
 pub mod value;
 pub mod waiters;
 pub mod world;
+pub mod write;
 
 pub use client::Client;
 pub use error::{CancellationReason, Error};

@@ -145,7 +145,7 @@ pub(crate) fn add(state: &mut State, table: &str, region: &Region) {
     }
     copy.region = region.as_str().to_string();
     copy.created_ms = now;
-    let label = crate::ops::create_table::stream_label(epoch_ms);
+    let label = crate::world::stream_label(epoch_ms);
     let view = copy
         .stream_log
         .as_ref()
@@ -153,7 +153,7 @@ pub(crate) fn add(state: &mut State, table: &str, region: &Region) {
         .unwrap_or(crate::types::StreamViewType::NewAndOldImages);
     let partitions: Vec<u32> = copy.store.partitions.iter().map(|p| p.id).collect();
     copy.stream_log = Some(crate::stream::Stream::new(
-        crate::ops::create_table::stream_arn(region.as_str(), table, &label),
+        crate::table::stream_arn(region.as_str(), table, &label),
         label.clone(),
         view,
         &partitions,

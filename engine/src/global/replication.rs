@@ -224,10 +224,10 @@ fn apply(state: &mut State, s: Shipment) {
     // A replicated write is charged to the replica like any write (replicated write
     // units); it is never refused — DynamoDB would slow replication down instead — so a
     // replica short of capacity shows the throttles in its metrics and applies it anyway.
-    let units = crate::ops::write_cost(here_item.as_ref(), s.item.as_ref(), false);
+    let units = crate::write::cost(here_item.as_ref(), s.item.as_ref(), false);
     let _ = state.admit_write(&s.table, s.key.hash, units);
     state.regions.replaying = true;
-    crate::ops::commit_write(state, &s.table, s.key.clone(), s.item.clone());
+    state.commit_write(&s.table, s.key.clone(), s.item.clone());
     state.regions.replaying = false;
     let g = state.regions.global.get_mut(&s.table).expect("checked");
     g.versions.insert((to, s.key), s.version);

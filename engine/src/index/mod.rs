@@ -38,7 +38,7 @@
 //! and their local index entries (an *item collection*) must stay under 10 GB
 //! (`WorldConfig::item_collection_size_limit`); a write that would grow a collection past it
 //! fails with `ItemCollectionSizeLimitExceededException`, a shrinking write always succeeds.
-//! The write path checks it before admission (`check_item_collection` in `ops/mod.rs`),
+//! The write path checks it before admission (`check_item_collection` in [`crate::write`]),
 //! summing the collection's items and their projections in every local index.
 //!
 //! Left out: index entries' storage overhead (100 bytes per entry) is not counted, in the

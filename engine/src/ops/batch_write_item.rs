@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::builder::{struct_setters, value_setter};
-use super::{admit_item_write, commit_write, prepare_item, require_table_name, table};
+use super::{admit_item_write, prepare_item, require_table_name, table};
 use crate::capacity::Consumption;
 use crate::client::Client;
 use crate::error::{Exception, Result};
@@ -217,7 +217,7 @@ pub(crate) fn execute(
         processed += 1;
         consumption.entry(name.clone()).or_default().add(&used);
         if new.is_some() || exists {
-            commit_write(state, &name, key, new);
+            state.commit_write(&name, key, new);
         }
     }
     if processed == 0 {

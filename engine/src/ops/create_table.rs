@@ -27,13 +27,13 @@ use crate::client::Client;
 use crate::error::{Exception, Result};
 use crate::rng::Rng;
 use crate::table::key::KeySchema;
-use crate::table::{Index, IndexKind, Store, Table};
+use crate::table::{stream_arn, Index, IndexKind, Store, Table};
 use crate::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement, KeyType,
     LocalSecondaryIndex, Projection, ProjectionType, ProvisionedThroughput, StreamSpecification,
     TableDescription, TableStatus,
 };
-use crate::world::State;
+use crate::world::{stream_label, State};
 
 /// The parameters of a CreateTable request.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -492,19 +492,6 @@ fn initial_partitions(throughput: Option<ProvisionedThroughput>) -> u32 {
         Some(t) => partitions_for_throughput(t.read_capacity_units, t.write_capacity_units),
         None => partitions_for_throughput(ON_DEMAND_INITIAL_RCU, ON_DEMAND_INITIAL_WCU),
     }
-}
-
-/// The ARN of the stream with `label` of a table in `region`.
-pub(crate) fn stream_arn(region: &str, table: &str, label: &str) -> String {
-    format!(
-        "arn:aws:dynamodb:{region}:{}:table/{table}/stream/{label}",
-        crate::table::ACCOUNT
-    )
-}
-
-/// A stream label: the time the stream was enabled, ISO 8601 (as DynamoDB's labels are).
-pub(crate) fn stream_label(epoch_ms: u64) -> String {
-    crate::world::iso8601(epoch_ms)
 }
 
 /// Reads per second one partition serves. DynamoDB: 3,000 RCU.

@@ -9,8 +9,7 @@ use std::collections::HashMap;
 
 use super::builder::{item_setters, map_setters, placeholder_setters, string_setter, value_setter};
 use super::{
-    admit_item_write, check_writable, commit_write, condition_failed, require_table_name, table,
-    write_cost,
+    admit_item_write, check_writable, condition_failed, require_table_name, table, write_cost,
 };
 use crate::client::Client;
 use crate::error::{Exception, Result};
@@ -147,7 +146,7 @@ pub(crate) fn execute(state: &mut State, input: &DeleteItemInput) -> Result<Dele
         None => admit_item_write(state, name, &key, None, false)?,
     };
     let old = if exists {
-        commit_write(state, name, key, None)
+        state.commit_write(name, key, None)
     } else {
         None
     };

@@ -7,7 +7,8 @@
 //! passed, so a rejected request leaves the world exactly as it was.
 //!
 //! This file holds what the operations share: finding the table, validating an item for a
-//! write, committing a write (and everything a write sets off), shaping errors.
+//! write, admitting a write, shaping errors. Committing a write, and everything a write
+//! sets off, is the write path's ([`crate::write`]), reached through `State::commit_write`.
 
 pub mod batch_get_item;
 pub mod batch_write_item;
@@ -39,12 +40,13 @@ mod read_path;
 use crate::error::{Exception, Result};
 use crate::expr::{ExpressionInput, ParsedExpressions};
 use crate::table::key::{KeyValue, StoreKey};
-use crate::table::partition::Stored;
 use crate::table::Table;
 use crate::types::{ReturnValuesOnConditionCheckFailure, ScalarAttributeType};
 use crate::value::{canonicalize_item, item_size, Item};
+
 use crate::world::State;
-use std::sync::Arc;
+/// The cost of one item write, in write units ([`crate::write::cost`]).
+pub(crate) use crate::write::cost as write_cost;
 
 /// The `TableName` parameter: present, 3–255 characters of `[a-zA-Z0-9_.-]`.
 pub(crate) fn require_table_name(name: &Option<String>) -> Result<&str> {
@@ -198,121 +200,6 @@ pub(crate) fn check_writable(state: &State, table_name: &str, key: &StoreKey) ->
     table.store.check_writable(table.store.locate(key.hash))
 }
 
-/// Commits one item write (or delete, for `None`) to a table: the store write through the
-/// partition leader, and everything a write sets off. Returns the previous item. Callers
-/// have validated and admitted the write: this cannot fail.
-pub(crate) fn commit_write(
-    state: &mut State,
-    table_name: &str,
-    key: StoreKey,
-    new: Option<Item>,
-) -> Option<Arc<Stored>> {
-    commit_write_as(state, table_name, key, new, false)
-}
-
-/// [`commit_write`], saying whether DynamoDB's TTL process is the writer (its stream records
-/// carry the service identity).
-///
-/// After the store write: the TTL expiry index is updated, local indexes change at once,
-/// global ones get a propagation queued, the stream gets a record, and a replica of a global
-/// table ships the write to the other Regions — unless the write changed nothing, which
-/// leaves no trace.
-pub(crate) fn commit_write_as(
-    state: &mut State,
-    table_name: &str,
-    key: StoreKey,
-    new: Option<Item>,
-    ttl: bool,
-) -> Option<Arc<Stored>> {
-    let now = state.now_ms;
-    let timing = state.timing();
-    let epoch = state.epoch_seconds();
-    let delays = state.config.gsi_propagation_delay_ms;
-    let global = state.regions.global.contains_key(table_name);
-    let State { tables, rng, .. } = &mut *state;
-    let table = tables.get_mut(table_name)?;
-    let side_effects = global
-        || !table.indexes.is_empty()
-        || table.stream_log.is_some()
-        || table.ttl.attribute.is_some();
-    if !side_effects {
-        return table.store.write(key, new, now, rng, timing);
-    }
-    let partition = table.store.partitions[table.store.locate(key.hash)].id;
-    let prev = table.store.write(key.clone(), new, now, rng, timing);
-    let current = table.store.current_stored(&key).cloned();
-    if prev.as_deref() == current.as_deref() {
-        return prev;
-    }
-    let (before, after) = (
-        prev.as_deref().map(Stored::item),
-        current.as_deref().map(Stored::item),
-    );
-    table.ttl.on_write(&key, before, after);
-    if !table.indexes.is_empty() {
-        let changes = crate::index::changes(table, before, after, current.as_ref());
-        crate::index::apply_changes(table, changes, now, rng, delays, timing);
-    }
-    if let Some(stream) = &mut table.stream_log {
-        stream.append(partition, prev.as_ref(), current.as_ref(), now, epoch, ttl);
-    }
-    if global {
-        let item = current.as_deref().map(|s| s.item().clone());
-        crate::global::replication::on_commit(state, table_name, &key, item);
-    }
-    prev
-}
-
-/// A table with local secondary indexes keeps each item collection (one partition key's
-/// items and their local index entries) under a size limit; a write that would grow one
-/// past it fails. Shrinking writes are always allowed.
-fn check_item_collection(
-    table: &crate::table::Table,
-    key: &StoreKey,
-    old: Option<&Item>,
-    new: Option<&Item>,
-    limit: usize,
-) -> Result<()> {
-    let lsis: Vec<&crate::table::Index> = table
-        .indexes
-        .iter()
-        .filter(|i| i.kind == crate::table::IndexKind::Local)
-        .collect();
-    if lsis.is_empty() {
-        return Ok(());
-    }
-    let schema = table.schema();
-    let footprint = |item: Option<&Item>| -> usize {
-        item.map_or(0, |it| {
-            item_size(it)
-                + lsis
-                    .iter()
-                    .filter(|i| crate::index::entry_key(&i.store.schema, schema, it).is_some())
-                    .map(|i| item_size(&crate::index::project(i, schema, it)))
-                    .sum::<usize>()
-        })
-    };
-    let (before, after) = (footprint(old), footprint(new));
-    if after <= before {
-        return Ok(());
-    }
-    let collection = |store: &crate::table::Store| -> usize {
-        let lo = read_path::lowest_with(key.hash, &key.pk, None);
-        let hi = read_path::highest_with(key.hash, &key.pk, Some(KeyValue::Max));
-        store.partitions[store.locate(key.hash)]
-            .current_range(lo, hi)
-            .map(|(_, s)| s.size())
-            .sum()
-    };
-    let size = collection(&table.store) + lsis.iter().map(|i| collection(&i.store)).sum::<usize>();
-    if size - before.min(size) + after > limit {
-        return Err(Exception::ItemCollectionSizeLimitExceeded {
-            message: "Collection size exceeded.".to_string(),
-        });
-    }
-    Ok(())
-}
-
 /// Admits a table write: the table partition's capacity for the item, and every global
 /// secondary index partition the write will change (back-pressure: an index without
 /// capacity throttles the table write). Returns what the write consumes, per table and
@@ -326,14 +213,14 @@ pub(crate) fn admit_item_write(
 ) -> Result<crate::capacity::Consumption> {
     let table = table(state, table_name)?;
     let old = table.store.current(key);
-    check_item_collection(
+    crate::write::check_item_collection(
         table,
         key,
         old,
         new,
         state.config.item_collection_size_limit,
     )?;
-    let base = write_cost(old, new, transactional);
+    let base = crate::write::cost(old, new, transactional);
     let factor = if transactional { 2.0 } else { 1.0 };
     let mut consumption = crate::capacity::Consumption::write(base);
     let mut gsi_admissions = Vec::new();
@@ -362,10 +249,4 @@ pub(crate) fn admit_item_write(
     }
     state.admit_write(table_name, key.hash, base + lsi_units)?;
     Ok(consumption)
-}
-
-/// Write units of a single-item write: the larger of the item before and after.
-pub(crate) fn write_cost(old: Option<&Item>, new: Option<&Item>, transactional: bool) -> f64 {
-    let bytes = old.map_or(0, item_size).max(new.map_or(0, item_size));
-    crate::capacity::write_units(bytes, transactional)
 }

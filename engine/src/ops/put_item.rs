@@ -11,8 +11,8 @@ use std::collections::HashMap;
 
 use super::builder::{item_setters, map_setters, placeholder_setters, string_setter, value_setter};
 use super::{
-    admit_item_write, check_writable, commit_write, condition_failed, prepare_item,
-    require_table_name, table, write_cost,
+    admit_item_write, check_writable, condition_failed, prepare_item, require_table_name, table,
+    write_cost,
 };
 use crate::client::Client;
 use crate::error::{Exception, Result};
@@ -154,7 +154,7 @@ pub(crate) fn execute(state: &mut State, mut input: PutItemInput) -> Result<PutI
         }
         None => admit_item_write(state, name, &key, Some(&item), false)?,
     };
-    let old = commit_write(state, name, key, Some(item));
+    let old = state.commit_write(name, key, Some(item));
     let attributes = match input.return_values {
         Some(ReturnValue::AllOld) => old,
         _ => None,

@@ -15,6 +15,9 @@ use crate::table::partition::{Data, Stored};
 use crate::value::Item;
 use std::sync::Arc;
 
+/// The bounds of an item collection in key order (they live with the keys).
+pub(crate) use crate::table::key::{highest_with, lowest_with};
+
 /// Item data one page may read: 1 MB.
 pub const PAGE_BYTES: usize = 1024 * 1024;
 
@@ -101,26 +104,6 @@ pub(crate) fn walk<'d>(
         Box::new(range)
     } else {
         Box::new(range.rev())
-    }
-}
-
-/// The smallest store key of an item collection with sort key `sk`.
-pub(crate) fn lowest_with(hash: u64, pk: &KeyValue, sk: Option<KeyValue>) -> StoreKey {
-    StoreKey {
-        hash,
-        pk: pk.clone(),
-        sk,
-        base: None,
-    }
-}
-
-/// The largest possible store key with sort key `sk` (index entries append a base key).
-pub(crate) fn highest_with(hash: u64, pk: &KeyValue, sk: Option<KeyValue>) -> StoreKey {
-    StoreKey {
-        hash,
-        pk: pk.clone(),
-        sk,
-        base: Some(std::sync::Arc::new((KeyValue::Max, Some(KeyValue::Max)))),
     }
 }
 

@@ -22,8 +22,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::builder::{struct_placeholder_setters, struct_setters, value_setter};
 use super::update_item::plan_update;
 use super::{
-    admit_item_write, commit_write, parse_expressions, prepare_item, require_table_name, table,
-    write_cost,
+    admit_item_write, parse_expressions, prepare_item, require_table_name, table, write_cost,
 };
 use crate::capacity::{read_units, Consumption, ReadKind};
 use crate::client::Client;
@@ -461,7 +460,7 @@ pub(crate) fn execute(
                 .is_some();
             let unchanged = new.as_ref() == table(state, &action.table)?.store.current(&action.key);
             if (new.is_some() || exists) && !unchanged {
-                commit_write(state, &action.table, action.key, new);
+                state.commit_write(&action.table, action.key, new);
             }
         }
     }

@@ -16,8 +16,8 @@ use std::collections::HashMap;
 
 use super::builder::{item_setters, map_setters, placeholder_setters, string_setter, value_setter};
 use super::{
-    admit_item_write, check_index_keys, check_item_size, check_writable, commit_write,
-    condition_failed, require_table_name, table, write_cost,
+    admit_item_write, check_index_keys, check_item_size, check_writable, condition_failed,
+    require_table_name, table, write_cost,
 };
 use crate::client::Client;
 use crate::error::{Exception, Result};
@@ -202,7 +202,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateItemInput) -> Result<Upda
         &plan.new,
     );
     if plan.old.as_ref() != Some(&plan.new) {
-        commit_write(state, name, plan.key, Some(plan.new));
+        state.commit_write(name, plan.key, Some(plan.new));
     }
     Ok(UpdateItemOutput {
         attributes,

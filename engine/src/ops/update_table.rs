@@ -15,18 +15,20 @@
 //! refused: the engine models MREC only.
 
 use super::builder::{string_setter, value_setter};
-use super::create_table::{partitions_for_throughput, stream_arn, stream_label};
+use super::create_table::partitions_for_throughput;
 use super::describe_table::describe;
 use super::{require_table_name, validate_name};
 use crate::client::Client;
 use crate::error::{Exception, Result};
 use crate::table::key::KeySchema;
+use crate::table::stream_arn;
 use crate::table::{Index, IndexKind, Store};
 use crate::types::{
     AttributeDefinition, BillingMode, IndexStatus, KeySchemaElement, KeyType,
     MultiRegionConsistency, Projection, ProvisionedThroughput, StreamSpecification, StreamViewType,
     TableDescription,
 };
+use crate::world::stream_label;
 use crate::world::State;
 
 /// One change to a table's global secondary indexes, as the SDK's: exactly one of `create`,

@@ -338,6 +338,26 @@ pub fn check_key_value(name: &str, key: &KeyValue, is_pk: bool) -> Result<()> {
     Ok(())
 }
 
+/// The smallest store key of an item collection with sort key `sk`.
+pub fn lowest_with(hash: u64, pk: &KeyValue, sk: Option<KeyValue>) -> StoreKey {
+    StoreKey {
+        hash,
+        pk: pk.clone(),
+        sk,
+        base: None,
+    }
+}
+
+/// The largest possible store key with sort key `sk` (index entries append a base key).
+pub fn highest_with(hash: u64, pk: &KeyValue, sk: Option<KeyValue>) -> StoreKey {
+    StoreKey {
+        hash,
+        pk: pk.clone(),
+        sk,
+        base: Some(Arc::new((KeyValue::Max, Some(KeyValue::Max)))),
+    }
+}
+
 /// DynamoDB's limit on a partition key value.
 pub const MAX_PARTITION_KEY_BYTES: usize = 2048;
 /// DynamoDB's limit on a sort key value.

@@ -328,6 +328,11 @@ impl Table {
     }
 }
 
+/// The ARN of the stream with `label` of a table in `region`.
+pub fn stream_arn(region: &str, table: &str, label: &str) -> String {
+    format!("arn:aws:dynamodb:{region}:{ACCOUNT}:table/{table}/stream/{label}")
+}
+
 /// The default Region: the one `world.client()` talks to, named by the ARNs of its tables.
 pub const REGION: &str = "local-1";
 /// The account every simulated ARN names.

@@ -18,10 +18,13 @@
 //!
 //! The world owns the clock and the seed and decides *when* each piece runs; the rules of
 //! each piece live in the piece's module. Capacity is the example: every request is admitted
-//! through the world, but the throttling rules are in [`crate::capacity`]. Not yet one
-//! agenda (issue 13): the kinds of timed work are listed by hand in `run_due`, `next_due`
-//! and `last_due` (`world/state.rs`) and in the consumers' polls, so a new kind of timed
-//! work is added in each of them.
+//! through the world, but the throttling rules are in [`crate::capacity`]. When is the
+//! **agenda**'s (`world/agenda.rs`): the one list of every kind of timed work, with its due
+//! times, its order in a pass and whether the clock must stop at it. `advance` and `settle`
+//! move the clock by the agenda, and a new kind of timed work — or a fault that schedules
+//! some — is added there and nowhere else. Every write, whoever makes it (a request, the
+//! TTL sweeper, a write from another Region), goes through one write path
+//! ([`crate::write`]).
 //!
 //! ```text
 //!   Client ──clone──▶ Client ──▶ ┌──────────── World (Arc<Mutex<State>>) ─────────────┐
@@ -52,6 +55,8 @@ pub mod inspect;
 pub mod log;
 /// The world's one generator ([`crate::rng`], re-exported here where it used to live).
 pub use crate::rng;
+mod agenda;
+mod consumers;
 pub mod schedule;
 mod state;
 
@@ -173,7 +178,7 @@ impl Default for WorldConfig {
 pub struct World {
     state: Arc<Mutex<State>>,
     /// Stream consumers (their handlers run outside the state's lock).
-    consumers: Arc<Mutex<Vec<crate::stream::consumer::Consumer>>>,
+    consumers: Arc<Mutex<Vec<consumers::Consumer>>>,
     /// The Region this handle acts in ([`World::in_region`]); the default Region for the
     /// world `World::new` returns.
     pub(crate) region: crate::global::Region,
@@ -237,7 +242,7 @@ impl World {
         // order by one pass. Consumers are polled at their poll times on the way, and writes
         // between the Regions of a global table are applied at their due times, with the
         // background work due by then applied first.
-        while let Some(t) = self.next_step().filter(|t| *t <= target) {
+        while let Some(t) = self.next_stop().filter(|t| *t <= target) {
             self.step_to(t);
         }
         let mut state = self.lock();
@@ -256,17 +261,23 @@ impl World {
         let start = self.lock().now_ms;
         let horizon = start.saturating_add(SETTLE_HORIZON_MS);
         loop {
-            let (next, last) = {
-                let state = self.lock();
-                (state.next_due(), state.last_due())
-            };
+            let agenda = self.agenda();
+            let in_state = |w: agenda::Work| !w.outside_the_state();
             let t = if self.consumers_pending() {
-                self.next_poll().into_iter().chain(self.next_step()).min()
-            } else if let Some(shipment) = self.next_shipment() {
-                Some(next.map_or(shipment, |n| n.min(shipment)))
+                // Records wait for a consumer: from one clock stop to the next.
+                agenda.next(agenda::Work::stops_the_clock)
+            } else if agenda
+                .next(|w| w.stops_the_clock() && in_state(w))
+                .is_some()
+            {
+                // Work that stops the clock is in the state: step to the next work of any
+                // kind in the state.
+                agenda.next(in_state)
             } else {
                 // Jump to the end of the work already scheduled (one pass applies it all).
-                next.map(|n| n.max(last.unwrap_or(n)))
+                agenda
+                    .next(in_state)
+                    .map(|n| n.max(agenda.last_ms.unwrap_or(n)))
             };
             match t.filter(|t| *t <= horizon) {
                 Some(t) => self.step_to(t),
@@ -276,20 +287,17 @@ impl World {
         Duration::from_millis(self.lock().now_ms - start)
     }
 
-    /// The next time `advance` must stop at: a consumer's poll, or a write due in another
-    /// Region.
-    fn next_step(&self) -> Option<u64> {
-        let polls = if self.consumers().is_empty() {
-            None
-        } else {
-            self.next_poll()
-        };
-        polls.into_iter().chain(self.next_shipment()).min()
+    /// The timed work pending in this world ([`agenda`]): the state's, and the consumers'
+    /// polls (they live outside the state's lock).
+    fn agenda(&self) -> agenda::Agenda {
+        let polls = self.next_poll();
+        self.lock().agenda(polls)
     }
 
-    /// When the next write between Regions is due (both Regions up).
-    fn next_shipment(&self) -> Option<u64> {
-        crate::global::replication::next_due(&self.lock())
+    /// The next time `advance` must stop at: the earliest work that stops the clock (a
+    /// consumer's poll, a write due in another Region).
+    fn next_stop(&self) -> Option<u64> {
+        self.agenda().next(agenda::Work::stops_the_clock)
     }
 
     fn step_to(&self, t: u64) {
@@ -340,7 +348,7 @@ impl World {
             .map_err(crate::error::operations::sdk_error)
     }
 
-    pub(crate) fn consumers(&self) -> MutexGuard<'_, Vec<crate::stream::consumer::Consumer>> {
+    pub(crate) fn consumers(&self) -> MutexGuard<'_, Vec<consumers::Consumer>> {
         self.consumers
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -406,6 +414,12 @@ pub fn iso8601(epoch_ms: u64) -> String {
         rem % 60,
         epoch_ms % 1000
     )
+}
+
+/// A stream label: the time the stream was enabled on the world's clock, ISO 8601 (as
+/// DynamoDB's labels are).
+pub(crate) fn stream_label(epoch_ms: u64) -> String {
+    iso8601(epoch_ms)
 }
 
 /// How far `settle` may move the clock at most: 30 simulated days.

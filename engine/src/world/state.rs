@@ -1,8 +1,8 @@
-//! The world's state, and when the work on the clock runs. The rules of each piece live in
-//! its module: admission in [`crate::capacity::enforce`], replication catch-up, elections
-//! and splits in [`crate::table::replication`], index propagation in [`crate::index`], the
-//! TTL sweep in [`crate::ttl::sweep`]; this file has their entry points and the hand-written
-//! list of kinds of timed work (`run_due`, `next_due`, `last_due`).
+//! The world's state and the entry points of the pieces that act on it: admission (the
+//! rules are in [`crate::capacity::enforce`]), the write path's one door (`commit_write`;
+//! the path is [`crate::write`]) and the TTL sweeper (its rules in [`crate::ttl::sweep`]).
+//! When timed work runs — replication, elections, splits, index propagation, TTL sweeps,
+//! streams, shipments between Regions — is the agenda's ([`super::agenda`]).
 
 use std::collections::BTreeMap;
 
@@ -12,9 +12,13 @@ use crate::capacity::admission::Kind;
 use crate::capacity::enforce;
 use crate::error::{Exception, Result};
 use crate::rng::Rng;
-use crate::table::replication::background;
-use crate::table::{ReplicationTiming, Store, Tables};
+use crate::table::key::StoreKey;
+use crate::table::partition::Stored;
+use crate::table::{ReplicationTiming, Tables};
 use crate::ttl::sweep::Sweeper;
+use crate::value::Item;
+use crate::write::{self, Author};
+use std::sync::Arc;
 
 /// Everything inside a world. Crate-internal: reach it through `World` and `Client`.
 #[derive(Debug)]
@@ -142,47 +146,48 @@ impl State {
         }
     }
 
-    /// Runs background work due at or before the current time: replication between the
-    /// Regions of global tables, then in every Region replication catch-up, elections,
-    /// splits (and their stream shards), index propagation and backfills, TTL sweeps, stream
-    /// trimming.
-    pub fn run_due(&mut self) {
-        crate::global::replication::deliver_due(self);
-        self.for_each_region(State::run_due_here);
+    /// Commits one item write (or delete, for `None`) an application's request made: the
+    /// write path ([`crate::write`]). Returns the previous item. Callers have validated and
+    /// admitted the write: this cannot fail.
+    pub fn commit_write(
+        &mut self,
+        table_name: &str,
+        key: StoreKey,
+        new: Option<Item>,
+    ) -> Option<Arc<Stored>> {
+        self.commit_write_by(table_name, key, new, Author::Application)
     }
 
-    /// [`State::run_due`] in the Region in place.
-    fn run_due_here(&mut self) {
-        let now = self.now_ms;
-        let size_limit = self.config.partition_size_limit;
-        let timing = self.timing();
-        let retention_ms = self.config.stream_retention_s * 1000;
-        let State { tables, rng, .. } = self;
-        for table in tables.values_mut() {
-            if table.active_due_ms.is_some_and(|d| d <= now) {
-                table.active_due_ms = None;
-                table.status = crate::types::TableStatus::Active;
-            }
-            let splits = background(&mut table.store, now, size_limit, rng);
-            if let Some(stream) = &mut table.stream_log {
-                for (parent, children) in splits {
-                    stream.on_split(parent, children, now);
-                }
-                stream.trim(now, retention_ms);
-            }
-            // Propagations are applied as of their due time, then the index partitions'
-            // own replication catches up to now.
-            crate::index::run_due(table, now, rng, timing);
-            for index in &mut table.indexes {
-                background(&mut index.store, now, size_limit, rng);
-            }
+    /// [`State::commit_write`] by `author`: the one door to the write path, for the
+    /// operations, the TTL sweeper and the writes replicated from other Regions. A replica
+    /// of a global table ships what changed to the other Regions.
+    pub fn commit_write_by(
+        &mut self,
+        table_name: &str,
+        key: StoreKey,
+        new: Option<Item>,
+        author: Author,
+    ) -> Option<Arc<Stored>> {
+        let ctx = write::Context {
+            now_ms: self.now_ms,
+            epoch_seconds: self.epoch_seconds(),
+            timing: self.timing(),
+            gsi_delay_ms: self.config.gsi_propagation_delay_ms,
+            global: self.regions.global.contains_key(table_name),
+            author,
+        };
+        let State { tables, rng, .. } = &mut *self;
+        let table = tables.get_mut(table_name)?;
+        let applied = write::apply(table, key, new, &ctx, rng);
+        if let Some((key, item)) = applied.ship {
+            crate::global::replication::on_commit(self, table_name, &key, item);
         }
-        self.sweep_ttl();
+        applied.prev
     }
 
     /// The TTL sweeper: on each sweep boundary, deletes items expired long enough ago (the
     /// rules are in [`crate::ttl::sweep`]; the deletions go through the write path).
-    fn sweep_ttl(&mut self) {
+    pub(super) fn sweep_ttl(&mut self) {
         let sweeper = self.ttl_sweeper();
         let now = self.now_ms;
         let mut deletions = Vec::new();
@@ -192,7 +197,7 @@ impl State {
             }
         }
         for (name, key) in deletions {
-            crate::ops::commit_write_as(self, &name, key, None, true);
+            self.commit_write_by(&name, key, None, Author::TimeToLive);
         }
     }
 
@@ -206,77 +211,11 @@ impl State {
     }
 
     /// When the TTL sweeper of a Region (its `tables`) next has something to delete.
-    fn next_ttl_due(&self, tables: &Tables) -> Option<u64> {
+    pub(super) fn next_ttl_due(&self, tables: &Tables) -> Option<u64> {
         let sweeper = self.ttl_sweeper();
         tables
             .values()
             .filter_map(|t| sweeper.next_due(&t.ttl, self.now_ms))
-            .min()
-    }
-
-    /// The latest time of background work already scheduled, in every Region (replication,
-    /// elections, index propagation and backfills; not TTL sweeps, which depend on what is
-    /// left).
-    pub fn last_due(&self) -> Option<u64> {
-        let store_last = |s: &Store| {
-            s.partitions
-                .iter()
-                .flat_map(|p| {
-                    p.replicas
-                        .iter()
-                        .filter(|r| r.up)
-                        .filter_map(|r| r.pending.back().map(|e| e.due_ms))
-                        .chain(
-                            p.election_due_ms
-                                .filter(|_| p.replicas.iter().any(|r| r.up)),
-                        )
-                })
-                .max()
-        };
-        self.all_tables()
-            .into_iter()
-            .flat_map(|(_, tables)| tables.values())
-            .flat_map(|t| {
-                std::iter::once(store_last(&t.store))
-                    .chain(t.indexes.iter().map(|i| store_last(&i.store)))
-                    .chain(std::iter::once(
-                        t.index_queue.iter().map(|p| p.due_ms).max(),
-                    ))
-                    .chain(t.indexes.iter().map(|i| i.backfill_due_ms))
-                    .chain(std::iter::once(t.active_due_ms))
-            })
-            .flatten()
-            .chain(crate::global::replication::last_due(self))
-            .max()
-    }
-
-    /// The earliest time background work is due in any Region, if any is pending.
-    pub fn next_due(&self) -> Option<u64> {
-        let store_due = |s: &Store| {
-            let elections = s.partitions.iter().filter_map(|p| {
-                // An election that cannot succeed (no live replica) is not pending work.
-                p.election_due_ms
-                    .filter(|_| p.replicas.iter().any(|r| r.up))
-            });
-            s.next_due().into_iter().chain(elections).min()
-        };
-        let regions = self.all_tables();
-        let ttl = regions
-            .iter()
-            .filter_map(|(_, t)| self.next_ttl_due(t))
-            .min();
-        regions
-            .iter()
-            .flat_map(|(_, tables)| tables.values())
-            .flat_map(|t| {
-                std::iter::once(store_due(&t.store))
-                    .chain(t.indexes.iter().map(|i| store_due(&i.store)))
-                    .chain(std::iter::once(crate::index::next_due(t)))
-                    .chain(std::iter::once(t.active_due_ms))
-            })
-            .flatten()
-            .chain(ttl)
-            .chain(crate::global::replication::next_due(self))
             .min()
     }
 }

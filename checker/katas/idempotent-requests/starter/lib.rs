@@ -5,7 +5,7 @@
 //!
 //! Run `cargo katas` (watch mode) and save this file to check it.
 
-use engine::{Client, Error};
+use engine::Client;
 use given::{Receipt, TopUp, TopUpError};
 
 // The table the tests create for you: `given::TABLE` (`wallet`, partition key `PK`, on-demand,

@@ -5,7 +5,7 @@
 //!
 //! Run `cargo katas` (watch mode) and save this file to check it.
 
-use engine::{Client, Error};
+use engine::Client;
 use given::EditError;
 
 // The table the tests create for you: `given::TABLE` (`wiki`, partition key `page`,
