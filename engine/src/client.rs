@@ -104,6 +104,33 @@ impl Client {
     pub fn describe_time_to_live(&self) -> DescribeTimeToLiveFluentBuilder {
         DescribeTimeToLiveFluentBuilder::new(self.clone())
     }
+    pub fn describe_continuous_backups(
+        &self,
+    ) -> crate::ops::continuous_backups::DescribeContinuousBackupsFluentBuilder {
+        crate::ops::continuous_backups::DescribeContinuousBackupsFluentBuilder::new(self.clone())
+    }
+    pub fn update_continuous_backups(
+        &self,
+    ) -> crate::ops::continuous_backups::UpdateContinuousBackupsFluentBuilder {
+        crate::ops::continuous_backups::UpdateContinuousBackupsFluentBuilder::new(self.clone())
+    }
+    pub fn describe_endpoints(
+        &self,
+    ) -> crate::ops::describe_endpoints::DescribeEndpointsFluentBuilder {
+        crate::ops::describe_endpoints::DescribeEndpointsFluentBuilder::new(self.clone())
+    }
+    pub fn describe_limits(&self) -> crate::ops::describe_limits::DescribeLimitsFluentBuilder {
+        crate::ops::describe_limits::DescribeLimitsFluentBuilder::new(self.clone())
+    }
+    pub fn tag_resource(&self) -> crate::ops::tags::TagResourceFluentBuilder {
+        crate::ops::tags::TagResourceFluentBuilder::new(self.clone())
+    }
+    pub fn untag_resource(&self) -> crate::ops::tags::UntagResourceFluentBuilder {
+        crate::ops::tags::UntagResourceFluentBuilder::new(self.clone())
+    }
+    pub fn list_tags_of_resource(&self) -> crate::ops::tags::ListTagsOfResourceFluentBuilder {
+        crate::ops::tags::ListTagsOfResourceFluentBuilder::new(self.clone())
+    }
     /// Streams API (a separate client in the AWS SDK).
     pub fn list_streams(&self) -> ListStreamsFluentBuilder {
         ListStreamsFluentBuilder::new(self.clone())

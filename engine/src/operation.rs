@@ -103,6 +103,13 @@ operation!(update_item => update_item { UpdateItemInput, UpdateItemOutput } Upda
 operation!(update_table => update_table { UpdateTableInput, UpdateTableOutput } UpdateTableFluentBuilder, UpdateTableError);
 operation!(update_time_to_live => update_time_to_live { UpdateTimeToLiveInput, UpdateTimeToLiveOutput } UpdateTimeToLiveFluentBuilder, UpdateTimeToLiveError);
 operation!(describe_time_to_live => update_time_to_live { DescribeTimeToLiveInput, DescribeTimeToLiveOutput } DescribeTimeToLiveFluentBuilder, DescribeTimeToLiveError);
+operation!(describe_continuous_backups => continuous_backups { DescribeContinuousBackupsInput, DescribeContinuousBackupsOutput } DescribeContinuousBackupsFluentBuilder, DescribeContinuousBackupsError);
+operation!(update_continuous_backups => continuous_backups { UpdateContinuousBackupsInput, UpdateContinuousBackupsOutput } UpdateContinuousBackupsFluentBuilder, UpdateContinuousBackupsError);
+operation!(describe_endpoints => describe_endpoints { DescribeEndpointsInput, DescribeEndpointsOutput } DescribeEndpointsFluentBuilder, DescribeEndpointsError);
+operation!(describe_limits => describe_limits { DescribeLimitsInput, DescribeLimitsOutput } DescribeLimitsFluentBuilder, DescribeLimitsError);
+operation!(tag_resource => tags { TagResourceInput, TagResourceOutput } TagResourceFluentBuilder, TagResourceError);
+operation!(untag_resource => tags { UntagResourceInput, UntagResourceOutput } UntagResourceFluentBuilder, UntagResourceError);
+operation!(list_tags_of_resource => tags { ListTagsOfResourceInput, ListTagsOfResourceOutput } ListTagsOfResourceFluentBuilder, ListTagsOfResourceError);
 operation!(
     /// `aws_sdk_dynamodbstreams::operation::list_streams`.
     list_streams => streams { ListStreamsOutput } ListStreamsFluentBuilder, ListStreamsError);

@@ -28,8 +28,9 @@
 //!
 //! Left out on purpose: request signatures are not checked (any credentials work, as the
 //! issue asks), TLS, and the
-//! operations the engine does not have (PartiQL, backups, global tables, tags, imports and
-//! exports) — they answer `UnknownOperationException`.
+//! operations the engine does not have (PartiQL, on-demand backups and restores, the global
+//! tables API, imports and exports) — they answer `UnknownOperationException`. Tags,
+//! point-in-time recovery settings, DescribeEndpoints and DescribeLimits are served.
 
 pub mod clock;
 pub mod crc32;

@@ -52,8 +52,8 @@ pub mod exceptions {
         ItemCollectionSizeLimitExceededException, LimitExceededException,
         ProvisionedThroughputExceededException, ReplicatedWriteConflictException,
         RequestLimitExceeded, ResourceInUseException, ResourceNotFoundException,
-        ThrottlingException, TransactionCanceledException, TransactionConflictException,
-        TransactionInProgressException, TrimmedDataAccessException,
+        TableNotFoundException, ThrottlingException, TransactionCanceledException,
+        TransactionConflictException, TransactionInProgressException, TrimmedDataAccessException,
     };
 }
 
@@ -137,6 +137,9 @@ pub enum Exception {
     TrimmedDataAccess { message: String },
     /// A stream shard iterator is older than 15 minutes.
     ExpiredIterator { message: String },
+    /// The backup operations' "no such table" (DescribeContinuousBackups,
+    /// UpdateContinuousBackups), where the others say `ResourceNotFound`. Not retryable.
+    TableNotFound { message: String },
 }
 
 impl Exception {
@@ -176,6 +179,7 @@ impl Exception {
             Exception::ServiceUnavailable { .. } => "ServiceUnavailable",
             Exception::TrimmedDataAccess { .. } => "TrimmedDataAccessException",
             Exception::ExpiredIterator { .. } => "ExpiredIteratorException",
+            Exception::TableNotFound { .. } => "TableNotFoundException",
         }
     }
 
@@ -198,7 +202,8 @@ impl Exception {
             | Exception::InternalServerError { message }
             | Exception::ServiceUnavailable { message }
             | Exception::TrimmedDataAccess { message }
-            | Exception::ExpiredIterator { message } => message,
+            | Exception::ExpiredIterator { message }
+            | Exception::TableNotFound { message } => message,
         }
     }
 

@@ -336,3 +336,60 @@ operation_error!(
     InternalServerError / is_internal_server_error,
     ResourceNotFoundException / is_resource_not_found_exception
 });
+
+operation_error!(
+    /// The errors of TagResource (`aws_sdk_dynamodb::operation::tag_resource::TagResourceError`).
+    TagResourceError {
+    InternalServerError / is_internal_server_error,
+    InvalidEndpointException / is_invalid_endpoint_exception,
+    LimitExceededException / is_limit_exceeded_exception,
+    ResourceInUseException / is_resource_in_use_exception,
+    ResourceNotFoundException / is_resource_not_found_exception
+});
+
+operation_error!(
+    /// The errors of UntagResource (`aws_sdk_dynamodb::operation::untag_resource::UntagResourceError`).
+    UntagResourceError {
+    InternalServerError / is_internal_server_error,
+    InvalidEndpointException / is_invalid_endpoint_exception,
+    LimitExceededException / is_limit_exceeded_exception,
+    ResourceInUseException / is_resource_in_use_exception,
+    ResourceNotFoundException / is_resource_not_found_exception
+});
+
+operation_error!(
+    /// The errors of ListTagsOfResource (`aws_sdk_dynamodb::operation::list_tags_of_resource::ListTagsOfResourceError`).
+    ListTagsOfResourceError {
+    InternalServerError / is_internal_server_error,
+    InvalidEndpointException / is_invalid_endpoint_exception,
+    ResourceNotFoundException / is_resource_not_found_exception
+});
+
+operation_error!(
+    /// The errors of DescribeContinuousBackups (`aws_sdk_dynamodb::operation::describe_continuous_backups::DescribeContinuousBackupsError`).
+    DescribeContinuousBackupsError {
+    InternalServerError / is_internal_server_error,
+    InvalidEndpointException / is_invalid_endpoint_exception,
+    TableNotFoundException / is_table_not_found_exception
+});
+
+operation_error!(
+    /// The errors of UpdateContinuousBackups (`aws_sdk_dynamodb::operation::update_continuous_backups::UpdateContinuousBackupsError`).
+    UpdateContinuousBackupsError {
+    InternalServerError / is_internal_server_error,
+    InvalidEndpointException / is_invalid_endpoint_exception,
+    TableNotFoundException / is_table_not_found_exception
+});
+
+operation_error!(
+    /// The errors of DescribeEndpoints (`aws_sdk_dynamodb::operation::describe_endpoints::DescribeEndpointsError`).
+    DescribeEndpointsError {
+    InternalServerError / is_internal_server_error
+});
+
+operation_error!(
+    /// The errors of DescribeLimits (`aws_sdk_dynamodb::operation::describe_limits::DescribeLimitsError`).
+    DescribeLimitsError {
+    InternalServerError / is_internal_server_error,
+    InvalidEndpointException / is_invalid_endpoint_exception
+});

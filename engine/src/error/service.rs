@@ -75,6 +75,10 @@ exception!(
     ExpiredIteratorException {}
 );
 exception!(
+    /// The table a backup operation names does not exist.
+    TableNotFoundException {}
+);
+exception!(
     /// A `ClientRequestToken` was reused within 10 minutes with different parameters.
     IdempotentParameterMismatchException {}
 );
@@ -154,6 +158,7 @@ exception!(
 pub enum Error {
     ConditionalCheckFailedException(ConditionalCheckFailedException),
     ExpiredIteratorException(ExpiredIteratorException),
+    TableNotFoundException(TableNotFoundException),
     IdempotentParameterMismatchException(IdempotentParameterMismatchException),
     InternalServerError(InternalServerError),
     InvalidEndpointException(InvalidEndpointException),
@@ -230,6 +235,7 @@ impl From<Exception> for Error {
                 shape!(TrimmedDataAccessException, message)
             }
             Exception::ExpiredIterator { message } => shape!(ExpiredIteratorException, message),
+            Exception::TableNotFound { message } => shape!(TableNotFoundException, message),
         }
     }
 }
@@ -240,6 +246,7 @@ macro_rules! each_variant {
         match $self {
             Error::ConditionalCheckFailedException($e) => $body,
             Error::ExpiredIteratorException($e) => $body,
+            Error::TableNotFoundException($e) => $body,
             Error::IdempotentParameterMismatchException($e) => $body,
             Error::InternalServerError($e) => $body,
             Error::InvalidEndpointException($e) => $body,

@@ -43,6 +43,12 @@
 //! number with a string is simply false, and a missing attribute makes every comparison false
 //! except `<>`. What can be refused is refused at parse time, before any item is touched.
 //!
+//! ## Legacy parameters
+//!
+//! The structured parameters that predate expressions (`Expected`, `AttributeUpdates`,
+//! `KeyConditions`, `QueryFilter`, …) are not a language: `crate::ops::legacy` turns them
+//! into the same trees the parsers here produce, so nothing downstream tells them apart.
+//!
 //! ## Limits
 //!
 //! Each expression is at most 4 KB; a placeholder key at most 255 bytes; `IN` takes at most
@@ -52,7 +58,6 @@
 //! ## What the model leaves out
 //!
 //! - The 2 MB cap on the sum of the two placeholder maps (a test cannot reach it cheaply).
-//! - The legacy parameters (`Expected`, `AttributeUpdates`, `KeyConditions`, `QueryFilter`…).
 //! - The exact choice of text in a syntax error's `near: "…"` (the service does not document
 //!   it; see `parser.rs`), and the order in which DynamoDB reports two different problems of one
 //!   expression (one fixed order is used, see `names::Problem`).
@@ -80,6 +85,8 @@ pub use ast::{
     Comparator, CondNode, Condition, ExprKind, Operand, Path, PathElem, SetValue, UpdateAction,
     UpdateExpr, UpdateOperand,
 };
+/// The legacy `KeyConditions`, once turned into a condition tree, take the expression's path.
+pub(crate) use key_condition::from_condition as key_condition_from_tree;
 pub use key_condition::{KeyCondition, KeyConditionExpr, ScalarType, SortCondition};
 pub use projection::Projection;
 

@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::builder::{struct_setters, value_setter};
-use super::{parse_expressions, require_table_name, table};
+use super::{require_table_name, table};
 use crate::capacity::{read_units, Consumption, ReadKind};
 use crate::client::Client;
 use crate::error::{Exception, Result};
@@ -27,6 +27,8 @@ pub struct KeysAndAttributes {
     pub projection_expression: Option<String>,
     pub expression_attribute_names: Option<HashMap<String, String>>,
     pub consistent_read: Option<bool>,
+    /// Legacy: the attributes to return (`ProjectionExpression`'s predecessor).
+    pub attributes_to_get: Option<Vec<String>>,
 }
 
 struct_setters!(KeysAndAttributes => KeysAndAttributesBuilder, manual {
@@ -54,6 +56,22 @@ impl KeysAndAttributesBuilder {
     }
     pub fn get_keys(&self) -> &Vec<Item> {
         &self.inner.keys
+    }
+    /// Legacy: adds one attribute to return.
+    pub fn attributes_to_get(mut self, name: impl Into<String>) -> Self {
+        self.inner
+            .attributes_to_get
+            .get_or_insert_with(Vec::new)
+            .push(name.into());
+        self
+    }
+    /// Legacy: replaces the attributes to return.
+    pub fn set_attributes_to_get(mut self, names: Option<Vec<String>>) -> Self {
+        self.inner.attributes_to_get = names;
+        self
+    }
+    pub fn get_attributes_to_get(&self) -> &Option<Vec<String>> {
+        &self.inner.attributes_to_get
     }
     /// Adds one `#name` placeholder.
     pub fn expression_attribute_names(
@@ -90,6 +108,9 @@ impl KeysAndAttributesBuilder {
 impl KeysAndAttributes {
     pub fn keys(&self) -> &[Item] {
         &self.keys
+    }
+    pub fn attributes_to_get(&self) -> &[String] {
+        self.attributes_to_get.as_deref().unwrap_or_default()
     }
     pub fn expression_attribute_names(&self) -> Option<&HashMap<String, String>> {
         self.expression_attribute_names.as_ref()
@@ -181,11 +202,18 @@ pub(crate) fn execute(state: &mut State, input: &BatchGetItemInput) -> Result<Ba
     // the reads decides which are throttled and what the request log shows.
     for (name, request) in crate::value::sorted(&input.request_items) {
         require_table_name(&Some(name.clone()))?;
-        let parsed = parse_expressions(&ExpressionInput {
-            projection: request.projection_expression.as_deref(),
-            names: request.expression_attribute_names.as_ref(),
-            ..ExpressionInput::default()
-        })?;
+        let legacy = super::legacy::LegacyInput {
+            attributes_to_get: request.attributes_to_get.as_deref(),
+            ..Default::default()
+        };
+        let parsed = super::legacy::parse(
+            &legacy,
+            &ExpressionInput {
+                projection: request.projection_expression.as_deref(),
+                names: request.expression_attribute_names.as_ref(),
+                ..ExpressionInput::default()
+            },
+        )?;
         let table = table(state, name)?;
         if request.keys.is_empty() {
             return Err(Exception::validation(

@@ -350,7 +350,50 @@ macro_rules! struct_placeholder_setters {
     };
 }
 
+/// `fn name(self, key, T)` inserting one entry into the map `input.name` (the SDK's form for
+/// `expected`, `key_conditions`, `attribute_updates`…), `fn set_name(self, Option<HashMap>)`
+/// and `fn get_name(&self)`.
+macro_rules! map_setters {
+    ($(#[$m:meta])* $name:ident, $set:ident, $get:ident: $t:ty) => {
+        $(#[$m])*
+        pub fn $name(mut self, key: impl Into<String>, value: $t) -> Self {
+            self.input.$name.get_or_insert_with(Default::default).insert(key.into(), value);
+            self
+        }
+        /// Replaces the whole map.
+        pub fn $set(mut self, value: Option<std::collections::HashMap<String, $t>>) -> Self {
+            self.input.$name = value;
+            self
+        }
+        /// The map as set so far.
+        pub fn $get(&self) -> &Option<std::collections::HashMap<String, $t>> {
+            &self.input.$name
+        }
+    };
+}
+
+/// `fn name(self, impl Into<T>)` appending to the list `input.name` (the SDK's form for
+/// `attributes_to_get`), `fn set_name(self, Option<Vec<T>>)` and `fn get_name(&self)`.
+macro_rules! list_setters {
+    ($(#[$m:meta])* $name:ident, $set:ident, $get:ident: $t:ty) => {
+        $(#[$m])*
+        pub fn $name(mut self, value: impl Into<$t>) -> Self {
+            self.input.$name.get_or_insert_with(Vec::new).push(value.into());
+            self
+        }
+        /// Replaces the whole list.
+        pub fn $set(mut self, value: Option<Vec<$t>>) -> Self {
+            self.input.$name = value;
+            self
+        }
+        /// The list as set so far.
+        pub fn $get(&self) -> &Option<Vec<$t>> {
+            &self.input.$name
+        }
+    };
+}
+
 pub(crate) use {
-    item_setters, placeholder_setters, string_setter, struct_placeholder_setters, struct_setters,
-    value_setter,
+    item_setters, list_setters, map_setters, placeholder_setters, string_setter,
+    struct_placeholder_setters, struct_setters, value_setter,
 };

@@ -20,7 +20,7 @@
 
 use std::collections::BTreeSet;
 
-use super::builder::{string_setter, value_setter};
+use super::builder::{list_setters, string_setter, value_setter};
 use super::describe_table::describe;
 use super::{require_table_name, validate_name};
 use crate::client::Client;
@@ -46,6 +46,10 @@ pub struct CreateTableInput {
     pub global_secondary_indexes: Vec<GlobalSecondaryIndex>,
     pub local_secondary_indexes: Vec<LocalSecondaryIndex>,
     pub stream_specification: Option<StreamSpecification>,
+    /// Tags for the new table (see [`super::tags`]).
+    pub tags: Option<Vec<crate::types::Tag>>,
+    /// Encryption at rest (the AWS owned key when absent).
+    pub sse_specification: Option<crate::types::SseSpecification>,
 }
 
 /// What CreateTable returns.
@@ -78,6 +82,11 @@ impl CreateTableFluentBuilder {
     value_setter!(billing_mode, set_billing_mode, get_billing_mode: BillingMode);
     value_setter!(provisioned_throughput, set_provisioned_throughput, get_provisioned_throughput: ProvisionedThroughput);
     value_setter!(stream_specification, set_stream_specification, get_stream_specification: StreamSpecification);
+    list_setters!(
+        /// Appends one tag.
+        tags, set_tags, get_tags: crate::types::Tag
+    );
+    value_setter!(sse_specification, set_sse_specification, get_sse_specification: crate::types::SseSpecification);
 
     /// Appends one key schema element (call once for `HASH`, once more for `RANGE`).
     pub fn key_schema(mut self, element: KeySchemaElement) -> Self {
@@ -392,6 +401,11 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
         ));
     }
 
+    let tags = super::tags::initial_tags(input.tags.as_deref())?;
+    let sse = sse_description(
+        input.sse_specification.as_ref(),
+        state.regions.here.as_str(),
+    )?;
     let count = initial_partitions(throughput);
     let store = Store::new(schema, count, rng);
     let stream_label = input
@@ -434,6 +448,11 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
         ttl_attribute: None,
         index_queue: Default::default(),
         ttl: Default::default(),
+        settings: crate::table::settings::Settings {
+            tags,
+            sse,
+            ..Default::default()
+        },
     };
     let mut description = describe(&table);
     description.table_status = Some(TableStatus::Creating);
@@ -441,6 +460,38 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
     Ok(CreateTableOutput {
         table_description: Some(description),
     })
+}
+
+/// `SSESpecification` → what DescribeTable will report. Enabled means a KMS key: the one
+/// named, or the AWS managed key `alias/aws/dynamodb` (its real ARN ends in a key id; the
+/// model's names the alias, unverified). Disabled or absent: the AWS owned key, and no
+/// `SSEDescription` at all.
+fn sse_description(
+    spec: Option<&crate::types::SseSpecification>,
+    region: &str,
+) -> Result<Option<crate::types::SseDescription>> {
+    use crate::types::{SseDescription, SseStatus, SseType};
+    let Some(spec) = spec.filter(|s| s.enabled == Some(true)) else {
+        if spec.is_some_and(|s| s.kms_master_key_id.is_some()) {
+            // Message unverified.
+            return Err(invalid(
+                "KMSMasterKeyId can only be given when SSE is enabled",
+            ));
+        }
+        return Ok(None);
+    };
+    let account = crate::table::ACCOUNT;
+    let arn = match spec.kms_master_key_id.as_deref() {
+        Some(id) if id.starts_with("arn:") => id.to_string(),
+        Some(id) if id.starts_with("alias/") => format!("arn:aws:kms:{region}:{account}:{id}"),
+        Some(id) => format!("arn:aws:kms:{region}:{account}:key/{id}"),
+        None => format!("arn:aws:kms:{region}:{account}:alias/aws/dynamodb"),
+    };
+    Ok(Some(SseDescription {
+        status: Some(SseStatus::Enabled),
+        sse_type: Some(SseType::Kms),
+        kms_master_key_arn: Some(arn),
+    }))
 }
 
 /// Partitions for a new table or index: from its provisioned throughput, or for an on-demand

@@ -146,5 +146,6 @@ pub(crate) fn describe(table: &Table) -> TableDescription {
         replicas: None,
         global_table_version: None,
         multi_region_consistency: None,
+        sse_description: table.settings.sse.clone(),
     }
 }

@@ -8,8 +8,11 @@
 
 use std::collections::HashMap;
 
-use super::builder::{item_setters, placeholder_setters, string_setter, value_setter};
-use super::{parse_expressions, require_table_name, table};
+use super::builder::{
+    item_setters, list_setters, placeholder_setters, string_setter, value_setter,
+};
+use super::legacy::LegacyInput;
+use super::{require_table_name, table};
 use crate::capacity::{read_units, Consumption, ReadKind};
 use crate::client::Client;
 use crate::error::{Exception, Result};
@@ -31,6 +34,8 @@ pub struct GetItemInput {
     pub expression_attribute_names: Option<HashMap<String, String>>,
     pub expression_attribute_values: Option<HashMap<String, crate::value::AttributeValue>>,
     pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+    /// Legacy: the top-level attributes to return (`ProjectionExpression`'s predecessor).
+    pub attributes_to_get: Option<Vec<String>>,
 }
 
 /// What GetItem returns.
@@ -106,6 +111,10 @@ impl GetItemFluentBuilder {
     );
     placeholder_setters!();
     value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
+    list_setters!(
+        /// Legacy: adds one attribute to return.
+        attributes_to_get, set_attributes_to_get, get_attributes_to_get: String
+    );
 
     pub fn send(
         self,
@@ -127,7 +136,11 @@ pub(crate) fn execute(state: &mut State, input: &GetItemInput) -> Result<GetItem
         values: input.expression_attribute_values.as_ref(),
         ..ExpressionInput::default()
     };
-    let parsed = parse_expressions(&exprs)?;
+    let legacy = LegacyInput {
+        attributes_to_get: input.attributes_to_get.as_deref(),
+        ..LegacyInput::default()
+    };
+    let parsed = super::legacy::parse(&legacy, &exprs)?;
     let key = input.key.as_ref().ok_or_else(|| {
         Exception::validation("The parameter 'Key' is required but was not present in the request")
     })?;

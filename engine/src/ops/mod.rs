@@ -12,9 +12,12 @@
 
 pub mod batch_get_item;
 pub mod batch_write_item;
+pub mod continuous_backups;
 pub mod create_table;
 pub mod delete_item;
 pub mod delete_table;
+pub mod describe_endpoints;
+pub mod describe_limits;
 pub mod describe_table;
 pub mod get_item;
 pub mod list_tables;
@@ -23,6 +26,7 @@ pub mod put_item;
 pub mod query;
 pub mod scan;
 pub mod streams;
+pub mod tags;
 pub mod transact_get_items;
 pub mod transact_write_items;
 pub mod update_item;
@@ -30,6 +34,7 @@ pub mod update_table;
 pub mod update_time_to_live;
 
 mod builder;
+pub(crate) mod legacy;
 mod read_path;
 
 use crate::error::{Exception, Result};

@@ -9,10 +9,10 @@
 
 use std::collections::HashMap;
 
-use super::builder::{item_setters, placeholder_setters, string_setter, value_setter};
+use super::builder::{item_setters, map_setters, placeholder_setters, string_setter, value_setter};
 use super::{
-    admit_item_write, check_writable, condition_failed, parse_expressions, prepare_item,
-    require_table_name, table, write_cost,
+    admit_item_write, check_writable, condition_failed, prepare_item, require_table_name, table,
+    write_cost,
 };
 use crate::client::Client;
 use crate::error::{Exception, Result};
@@ -34,6 +34,10 @@ pub struct PutItemInput {
     pub return_values: Option<ReturnValue>,
     pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
     pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
+    /// Legacy: conditions on the stored item (`ConditionExpression`'s predecessor).
+    pub expected: Option<HashMap<String, crate::types::ExpectedAttributeValue>>,
+    /// Legacy: how the entries of `expected` combine (`AND` when absent).
+    pub conditional_operator: Option<crate::types::ConditionalOperator>,
 }
 
 /// What PutItem returns.
@@ -81,6 +85,11 @@ impl PutItemFluentBuilder {
     value_setter!(return_values, set_return_values, get_return_values: ReturnValue);
     value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
     value_setter!(return_values_on_condition_check_failure, set_return_values_on_condition_check_failure, get_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure);
+    map_setters!(
+        /// Legacy: adds one expected-attribute condition.
+        expected, set_expected, get_expected: crate::types::ExpectedAttributeValue
+    );
+    value_setter!(conditional_operator, set_conditional_operator, get_conditional_operator: crate::types::ConditionalOperator);
 
     /// The request as built so far.
     pub fn as_input(&self) -> &PutItemInput {
@@ -107,7 +116,12 @@ pub(crate) fn execute(state: &mut State, mut input: PutItemInput) -> Result<PutI
         values: input.expression_attribute_values.as_ref(),
         ..ExpressionInput::default()
     };
-    let parsed = parse_expressions(&exprs)?;
+    let legacy = super::legacy::LegacyInput {
+        expected: input.expected.as_ref(),
+        conditional_operator: input.conditional_operator,
+        ..Default::default()
+    };
+    let parsed = super::legacy::parse(&legacy, &exprs)?;
     match input.return_values {
         None | Some(ReturnValue::None) | Some(ReturnValue::AllOld) => {}
         Some(_) => {

@@ -14,9 +14,11 @@
 use std::collections::HashMap;
 use std::ops::Bound;
 
-use super::builder::{item_setters, placeholder_setters, string_setter, value_setter};
+use super::builder::{
+    item_setters, list_setters, map_setters, placeholder_setters, string_setter, value_setter,
+};
 use super::read_path::{evaluated_key, highest_with, lowest_with, start_key, walk, Pager};
-use super::{parse_expressions, require_table_name, table};
+use super::{require_table_name, table};
 use crate::capacity::{read_units_min_blocks, Consumption, ReadKind};
 use crate::client::Client;
 use crate::error::{Exception, Result};
@@ -43,6 +45,14 @@ pub struct QueryInput {
     pub scan_index_forward: Option<bool>,
     pub exclusive_start_key: Option<Item>,
     pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+    /// Legacy: the key conditions (`KeyConditionExpression`'s predecessor).
+    pub key_conditions: Option<HashMap<String, crate::types::Condition>>,
+    /// Legacy: the filter (`FilterExpression`'s predecessor).
+    pub query_filter: Option<HashMap<String, crate::types::Condition>>,
+    /// Legacy: the attributes to return (`ProjectionExpression`'s predecessor).
+    pub attributes_to_get: Option<Vec<String>>,
+    /// Legacy: how the entries of `query_filter` combine (`AND` when absent).
+    pub conditional_operator: Option<crate::types::ConditionalOperator>,
 }
 
 /// One page of Query results.
@@ -119,6 +129,19 @@ impl QueryFluentBuilder {
         exclusive_start_key, set_exclusive_start_key, get_exclusive_start_key, exclusive_start_key
     );
     value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
+    map_setters!(
+        /// Legacy: adds one key condition.
+        key_conditions, set_key_conditions, get_key_conditions: crate::types::Condition
+    );
+    map_setters!(
+        /// Legacy: adds one filter condition.
+        query_filter, set_query_filter, get_query_filter: crate::types::Condition
+    );
+    list_setters!(
+        /// Legacy: adds one attribute to return.
+        attributes_to_get, set_attributes_to_get, get_attributes_to_get: String
+    );
+    value_setter!(conditional_operator, set_conditional_operator, get_conditional_operator: crate::types::ConditionalOperator);
 
     pub fn send(
         self,
@@ -180,17 +203,28 @@ pub(crate) fn check_select(
 pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutput> {
     let name = require_table_name(&input.table_name)?;
     state.log.target(name, input.index_name.as_deref());
-    let key_condition = input.key_condition_expression.as_deref().ok_or_else(|| {
-        Exception::validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
-    })?;
-    let parsed = parse_expressions(&ExpressionInput {
-        key_condition: Some(key_condition),
-        filter: input.filter_expression.as_deref(),
-        projection: input.projection_expression.as_deref(),
-        names: input.expression_attribute_names.as_ref(),
-        values: input.expression_attribute_values.as_ref(),
-        ..ExpressionInput::default()
-    })?;
+    if input.key_condition_expression.is_none() && input.key_conditions.is_none() {
+        return Err(Exception::validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request."));
+    }
+    let legacy = super::legacy::LegacyInput {
+        key_conditions: input.key_conditions.as_ref(),
+        query_filter: input.query_filter.as_ref(),
+        attributes_to_get: input.attributes_to_get.as_deref(),
+        conditional_operator: input.conditional_operator,
+        select: input.select,
+        ..Default::default()
+    };
+    let parsed = super::legacy::parse(
+        &legacy,
+        &ExpressionInput {
+            key_condition: input.key_condition_expression.as_deref(),
+            filter: input.filter_expression.as_deref(),
+            projection: input.projection_expression.as_deref(),
+            names: input.expression_attribute_names.as_ref(),
+            values: input.expression_attribute_values.as_ref(),
+            ..ExpressionInput::default()
+        },
+    )?;
     let limit = check_limit(input.limit)?;
     let consistent = input.consistent_read.unwrap_or(false);
     state.log.read_consistency(consistent);

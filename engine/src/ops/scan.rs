@@ -14,10 +14,12 @@
 use std::collections::HashMap;
 use std::ops::Bound;
 
-use super::builder::{item_setters, placeholder_setters, string_setter, value_setter};
+use super::builder::{
+    item_setters, list_setters, map_setters, placeholder_setters, string_setter, value_setter,
+};
 use super::query::{check_limit, check_select};
 use super::read_path::{evaluated_key, start_key, walk, Pager};
-use super::{parse_expressions, require_table_name, table};
+use super::{require_table_name, table};
 use crate::capacity::{read_units_min_blocks, Consumption, ReadKind};
 use crate::client::Client;
 use crate::error::{Exception, Result};
@@ -44,6 +46,12 @@ pub struct ScanInput {
     pub segment: Option<i32>,
     pub total_segments: Option<i32>,
     pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+    /// Legacy: the filter (`FilterExpression`'s predecessor).
+    pub scan_filter: Option<HashMap<String, crate::types::Condition>>,
+    /// Legacy: the attributes to return (`ProjectionExpression`'s predecessor).
+    pub attributes_to_get: Option<Vec<String>>,
+    /// Legacy: how the entries of `scan_filter` combine (`AND` when absent).
+    pub conditional_operator: Option<crate::types::ConditionalOperator>,
 }
 
 /// One page of Scan results.
@@ -111,6 +119,15 @@ impl ScanFluentBuilder {
     value_setter!(segment, set_segment, get_segment: i32);
     value_setter!(total_segments, set_total_segments, get_total_segments: i32);
     value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
+    map_setters!(
+        /// Legacy: adds one filter condition.
+        scan_filter, set_scan_filter, get_scan_filter: crate::types::Condition
+    );
+    list_setters!(
+        /// Legacy: adds one attribute to return.
+        attributes_to_get, set_attributes_to_get, get_attributes_to_get: String
+    );
+    value_setter!(conditional_operator, set_conditional_operator, get_conditional_operator: crate::types::ConditionalOperator);
 
     pub fn send(
         self,
@@ -160,7 +177,14 @@ pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput
         values: input.expression_attribute_values.as_ref(),
         ..ExpressionInput::default()
     };
-    let parsed = parse_expressions(&exprs)?;
+    let legacy = super::legacy::LegacyInput {
+        scan_filter: input.scan_filter.as_ref(),
+        attributes_to_get: input.attributes_to_get.as_deref(),
+        conditional_operator: input.conditional_operator,
+        select: input.select,
+        ..Default::default()
+    };
+    let parsed = super::legacy::parse(&legacy, &exprs)?;
     let limit = check_limit(input.limit)?;
     let consistent = input.consistent_read.unwrap_or(false);
     state.log.read_consistency(consistent);

@@ -14,10 +14,10 @@
 
 use std::collections::HashMap;
 
-use super::builder::{item_setters, placeholder_setters, string_setter, value_setter};
+use super::builder::{item_setters, map_setters, placeholder_setters, string_setter, value_setter};
 use super::{
     admit_item_write, check_index_keys, check_item_size, check_writable, condition_failed,
-    parse_expressions, require_table_name, table, write_cost,
+    require_table_name, table, write_cost,
 };
 use crate::client::Client;
 use crate::error::{Exception, Result};
@@ -42,6 +42,12 @@ pub struct UpdateItemInput {
     pub return_values: Option<ReturnValue>,
     pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
     pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
+    /// Legacy: conditions on the stored item (`ConditionExpression`'s predecessor).
+    pub expected: Option<HashMap<String, crate::types::ExpectedAttributeValue>>,
+    /// Legacy: how the entries of `expected` combine (`AND` when absent).
+    pub conditional_operator: Option<crate::types::ConditionalOperator>,
+    /// Legacy: attribute → action and value (`UpdateExpression`'s predecessor).
+    pub attribute_updates: Option<HashMap<String, crate::types::AttributeValueUpdate>>,
 }
 
 /// What UpdateItem returns.
@@ -94,6 +100,15 @@ impl UpdateItemFluentBuilder {
     value_setter!(return_values, set_return_values, get_return_values: ReturnValue);
     value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
     value_setter!(return_values_on_condition_check_failure, set_return_values_on_condition_check_failure, get_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure);
+    map_setters!(
+        /// Legacy: adds one expected-attribute condition.
+        expected, set_expected, get_expected: crate::types::ExpectedAttributeValue
+    );
+    value_setter!(conditional_operator, set_conditional_operator, get_conditional_operator: crate::types::ConditionalOperator);
+    map_setters!(
+        /// Legacy: adds one attribute update.
+        attribute_updates, set_attribute_updates, get_attribute_updates: crate::types::AttributeValueUpdate
+    );
 
     pub fn send(
         self,
@@ -151,7 +166,13 @@ pub(crate) fn execute(state: &mut State, input: &UpdateItemInput) -> Result<Upda
         values: input.expression_attribute_values.as_ref(),
         ..ExpressionInput::default()
     };
-    let parsed = parse_expressions(&exprs)?;
+    let legacy = super::legacy::LegacyInput {
+        expected: input.expected.as_ref(),
+        attribute_updates: input.attribute_updates.as_ref(),
+        conditional_operator: input.conditional_operator,
+        ..Default::default()
+    };
+    let parsed = super::legacy::parse(&legacy, &exprs)?;
     let key = input.key.as_ref().ok_or_else(|| {
         Exception::validation("The parameter 'Key' is required but was not present in the request")
     })?;

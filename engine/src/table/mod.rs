@@ -24,6 +24,7 @@ pub mod key;
 pub mod partition;
 pub mod replication;
 pub mod router;
+pub mod settings;
 pub mod split;
 
 use std::collections::BTreeMap;
@@ -314,6 +315,8 @@ pub struct Table {
     pub stream_log: Option<crate::stream::Stream>,
     /// TTL setting and the index of items by expiry.
     pub ttl: crate::ttl::Ttl,
+    /// Tags and the other control-plane settings.
+    pub settings: settings::Settings,
 }
 
 impl Table {

@@ -278,10 +278,15 @@ shape_builder! {
 // The builders of the shapes a transaction or a batch carries, at the SDK's paths
 // (`types::builders::PutBuilder`, …); they are written next to their shapes, by
 // `ops::builder::struct_setters!`.
+pub use super::legacy::{
+    AttributeValueUpdateBuilder, ConditionBuilder, ExpectedAttributeValueBuilder,
+};
+pub use super::settings::{PointInTimeRecoverySpecificationBuilder, SseSpecificationBuilder};
 pub use crate::ops::batch_get_item::KeysAndAttributesBuilder;
 pub use crate::ops::batch_write_item::{
     DeleteRequestBuilder, PutRequestBuilder, WriteRequestBuilder,
 };
+pub use crate::ops::tags::TagBuilder;
 pub use crate::ops::transact_get_items::{GetBuilder, TransactGetItemBuilder};
 pub use crate::ops::transact_write_items::{
     ConditionCheckBuilder, DeleteBuilder, PutBuilder, TransactWriteItemBuilder, UpdateBuilder,

@@ -152,6 +152,18 @@ wire_enum!(
     IndexStatus { Creating => "CREATING", Updating => "UPDATING", Deleting => "DELETING", Active => "ACTIVE" }
 );
 
+mod legacy;
+mod settings;
+pub use legacy::{
+    AttributeAction, AttributeValueUpdate, ComparisonOperator, Condition, ConditionalOperator,
+    ExpectedAttributeValue,
+};
+pub use settings::{
+    ContinuousBackupsDescription, ContinuousBackupsStatus, Endpoint,
+    PointInTimeRecoveryDescription, PointInTimeRecoverySpecification, PointInTimeRecoveryStatus,
+    SseDescription, SseSpecification, SseStatus, SseType,
+};
+
 /// One attribute of the key schema, with its type.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AttributeDefinition {
@@ -558,6 +570,8 @@ pub struct TableDescription {
     pub global_table_version: Option<String>,
     /// `EVENTUAL` for a global table.
     pub multi_region_consistency: Option<MultiRegionConsistency>,
+    /// Encryption with a KMS key (absent for the default, AWS owned key).
+    pub sse_description: Option<SseDescription>,
 }
 
 /// One replica of a global table, as DescribeTable lists it.
@@ -633,6 +647,9 @@ impl TableDescription {
     pub fn multi_region_consistency(&self) -> Option<&MultiRegionConsistency> {
         self.multi_region_consistency.as_ref()
     }
+    pub fn sse_description(&self) -> Option<&SseDescription> {
+        self.sse_description.as_ref()
+    }
 }
 
 /// A key: attribute name → value (the key attributes of a table, or of an index and table).
@@ -657,6 +674,7 @@ impl From<ScalarAttributeType> for crate::expr::ScalarType {
 pub use crate::ops::streams::{
     SequenceNumberRange, Shard, ShardIteratorType, Stream, StreamDescription,
 };
+pub use crate::ops::tags::Tag;
 pub use crate::ops::update_table::{
     CreateGlobalSecondaryIndexAction, CreateReplicationGroupMemberAction,
     DeleteGlobalSecondaryIndexAction, DeleteReplicationGroupMemberAction,

@@ -22,6 +22,7 @@ pub fn batch_get_item(api: &Api, req: &Fields<'_>) -> Result<Value, WireError> {
                 projection_expression: keys.string("ProjectionExpression")?,
                 expression_attribute_names: keys.string_map("ExpressionAttributeNames")?,
                 consistent_read: keys.bool("ConsistentRead")?,
+                attributes_to_get: keys.strings("AttributesToGet")?,
             },
         );
     }
@@ -55,6 +56,12 @@ fn keys_and_attributes(k: &KeysAndAttributes) -> Value {
     Out::new()
         .put("Keys", Some(items(&k.keys)))
         .str("ProjectionExpression", k.projection_expression.as_deref())
+        .put(
+            "AttributesToGet",
+            k.attributes_to_get.as_ref().map(|names| {
+                Value::Array(names.iter().map(|n| Value::String(n.clone())).collect())
+            }),
+        )
         .put(
             "ExpressionAttributeNames",
             k.expression_attribute_names.as_ref().map(|names| {

@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::read::Fields;
 use super::write::Out;
-use super::{Api, WireError};
+use super::{legacy, Api, WireError};
 
 pub fn get_item(api: &Api, req: &Fields<'_>) -> Result<Value, WireError> {
     let call = api
@@ -15,7 +15,8 @@ pub fn get_item(api: &Api, req: &Fields<'_>) -> Result<Value, WireError> {
         .set_consistent_read(req.bool("ConsistentRead")?)
         .set_projection_expression(req.string("ProjectionExpression")?)
         .set_expression_attribute_names(req.string_map("ExpressionAttributeNames")?)
-        .set_return_consumed_capacity(req.enumeration("ReturnConsumedCapacity")?);
+        .set_return_consumed_capacity(req.enumeration("ReturnConsumedCapacity")?)
+        .set_attributes_to_get(req.strings("AttributesToGet")?);
     req.finish()?;
     let out = call.send()?;
     Ok(Out::new()
@@ -37,7 +38,9 @@ pub fn put_item(api: &Api, req: &Fields<'_>) -> Result<Value, WireError> {
         .set_return_consumed_capacity(req.enumeration("ReturnConsumedCapacity")?)
         .set_return_values_on_condition_check_failure(
             req.enumeration("ReturnValuesOnConditionCheckFailure")?,
-        );
+        )
+        .set_expected(legacy::expected(req)?)
+        .set_conditional_operator(req.enumeration("ConditionalOperator")?);
     req.finish()?;
     let out = call.send()?;
     Ok(Out::new()
@@ -53,6 +56,7 @@ pub fn update_item(api: &Api, req: &Fields<'_>) -> Result<Value, WireError> {
         .set_table_name(req.string("TableName")?)
         .set_key(req.item("Key")?)
         .set_update_expression(req.string("UpdateExpression")?)
+        .set_attribute_updates(legacy::attribute_updates(req)?)
         .set_condition_expression(req.string("ConditionExpression")?)
         .set_expression_attribute_names(req.string_map("ExpressionAttributeNames")?)
         .set_expression_attribute_values(req.value_map("ExpressionAttributeValues")?)
@@ -60,7 +64,9 @@ pub fn update_item(api: &Api, req: &Fields<'_>) -> Result<Value, WireError> {
         .set_return_consumed_capacity(req.enumeration("ReturnConsumedCapacity")?)
         .set_return_values_on_condition_check_failure(
             req.enumeration("ReturnValuesOnConditionCheckFailure")?,
-        );
+        )
+        .set_expected(legacy::expected(req)?)
+        .set_conditional_operator(req.enumeration("ConditionalOperator")?);
     req.finish()?;
     let out = call.send()?;
     Ok(Out::new()
@@ -82,7 +88,9 @@ pub fn delete_item(api: &Api, req: &Fields<'_>) -> Result<Value, WireError> {
         .set_return_consumed_capacity(req.enumeration("ReturnConsumedCapacity")?)
         .set_return_values_on_condition_check_failure(
             req.enumeration("ReturnValuesOnConditionCheckFailure")?,
-        );
+        )
+        .set_expected(legacy::expected(req)?)
+        .set_conditional_operator(req.enumeration("ConditionalOperator")?);
     req.finish()?;
     let out = call.send()?;
     Ok(Out::new()

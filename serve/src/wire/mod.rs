@@ -19,12 +19,14 @@
 //! anything a learner's code could not.
 //!
 //! The operations are grouped by concept (items, reads, batches, transactions, tables,
-//! streams), one function each; [`OPERATIONS`] is the one table that names them.
+//! resources, streams), one function each; [`OPERATIONS`] is the one table that names them.
 
 mod batch;
 mod items;
+mod legacy;
 pub mod read;
 mod reads;
+mod resources;
 mod streams;
 mod tables;
 mod transactions;
@@ -58,6 +60,25 @@ pub const OPERATIONS: &[(&str, &str, Handler)] = &[
         DYNAMODB,
         "DescribeTimeToLive",
         tables::describe_time_to_live,
+    ),
+    (
+        DYNAMODB,
+        "DescribeContinuousBackups",
+        resources::describe_continuous_backups,
+    ),
+    (
+        DYNAMODB,
+        "UpdateContinuousBackups",
+        resources::update_continuous_backups,
+    ),
+    (DYNAMODB, "DescribeEndpoints", resources::describe_endpoints),
+    (DYNAMODB, "DescribeLimits", resources::describe_limits),
+    (DYNAMODB, "TagResource", resources::tag_resource),
+    (DYNAMODB, "UntagResource", resources::untag_resource),
+    (
+        DYNAMODB,
+        "ListTagsOfResource",
+        resources::list_tags_of_resource,
     ),
     (DYNAMODB, "GetItem", items::get_item),
     (DYNAMODB, "PutItem", items::put_item),

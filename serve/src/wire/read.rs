@@ -28,9 +28,9 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use engine::types::{
-    BillingMode, KeyType, ProjectionType, ReturnConsumedCapacity, ReturnValue,
-    ReturnValuesOnConditionCheckFailure, ScalarAttributeType, Select, ShardIteratorType,
-    StreamViewType,
+    AttributeAction, BillingMode, ComparisonOperator, ConditionalOperator, KeyType, ProjectionType,
+    ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure, ScalarAttributeType,
+    Select, ShardIteratorType, SseType, StreamViewType,
 };
 use engine::{AttributeValue, Item};
 use serde_json::{Map, Value};
@@ -244,6 +244,19 @@ impl<'a> Fields<'a> {
         list.iter().map(read_item).collect::<Result<_>>().map(Some)
     }
 
+    /// One AttributeValue (a legacy `Value`).
+    pub fn value(&self, key: &str) -> Result<Option<AttributeValue>> {
+        self.get(key).map(read_value).transpose()
+    }
+
+    /// A list of AttributeValues (a legacy `AttributeValueList`).
+    pub fn values(&self, key: &str) -> Result<Option<Vec<AttributeValue>>> {
+        let Some(list) = self.list(key)? else {
+            return Ok(None);
+        };
+        list.iter().map(read_value).collect::<Result<_>>().map(Some)
+    }
+
     /// `ExpressionAttributeNames`.
     pub fn string_map(&self, key: &str) -> Result<Option<HashMap<String, String>>> {
         let Some(map) = self.map_field(key)? else {
@@ -305,7 +318,16 @@ fn string(v: &Value) -> Result<&str> {
 /// wrong JSON type, undecodable base64) are serialization errors on the wire; the rest (no
 /// type key, two type keys, nesting too deep) are DynamoDB's ValidationExceptions.
 fn read_item(v: &Value) -> Result<Item> {
-    engine::value::item_from_json(v).map_err(|e| {
+    engine::value::item_from_json(v).map_err(item_error)
+}
+
+/// One AttributeValue, with [`read_item`]'s split of errors.
+fn read_value(v: &Value) -> Result<AttributeValue> {
+    engine::value::value_from_json(v).map_err(item_error)
+}
+
+fn item_error(e: engine::error::Exception) -> WireError {
+    {
         let message = e.message();
         if message.starts_with("Invalid AttributeValue")
             || message.starts_with("Invalid item")
@@ -315,7 +337,7 @@ fn read_item(v: &Value) -> Result<Item> {
         } else {
             WireError::validation(message)
         }
-    })
+    }
 }
 
 /// A JSON value of the wrong type for its field, in the words of DynamoDB's (Coral's)
@@ -355,7 +377,10 @@ macro_rules! wire_enums {
 }
 
 wire_enums!(
+    AttributeAction,
     BillingMode,
+    ComparisonOperator,
+    ConditionalOperator,
     KeyType,
     ProjectionType,
     ReturnConsumedCapacity,
@@ -363,6 +388,7 @@ wire_enums!(
     ReturnValuesOnConditionCheckFailure,
     ScalarAttributeType,
     Select,
+    SseType,
     StreamViewType
 );
 

@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::read::Fields;
 use super::write::{items, Out};
-use super::{Api, WireError};
+use super::{legacy, Api, WireError};
 
 pub fn query(api: &Api, req: &Fields<'_>) -> Result<Value, WireError> {
     let call = api
@@ -21,8 +21,12 @@ pub fn query(api: &Api, req: &Fields<'_>) -> Result<Value, WireError> {
         .set_limit(req.i32("Limit")?)
         .set_consistent_read(req.bool("ConsistentRead")?)
         .set_scan_index_forward(req.bool("ScanIndexForward")?)
+        .set_key_conditions(legacy::conditions(req, "KeyConditions")?)
+        .set_query_filter(legacy::conditions(req, "QueryFilter")?)
         .set_exclusive_start_key(req.item("ExclusiveStartKey")?)
-        .set_return_consumed_capacity(req.enumeration("ReturnConsumedCapacity")?);
+        .set_return_consumed_capacity(req.enumeration("ReturnConsumedCapacity")?)
+        .set_attributes_to_get(req.strings("AttributesToGet")?)
+        .set_conditional_operator(req.enumeration("ConditionalOperator")?);
     req.finish()?;
     let out = call.send()?;
     Ok(Out::new()
@@ -50,7 +54,10 @@ pub fn scan(api: &Api, req: &Fields<'_>) -> Result<Value, WireError> {
         .set_exclusive_start_key(req.item("ExclusiveStartKey")?)
         .set_segment(req.i32("Segment")?)
         .set_total_segments(req.i32("TotalSegments")?)
-        .set_return_consumed_capacity(req.enumeration("ReturnConsumedCapacity")?);
+        .set_scan_filter(legacy::conditions(req, "ScanFilter")?)
+        .set_return_consumed_capacity(req.enumeration("ReturnConsumedCapacity")?)
+        .set_attributes_to_get(req.strings("AttributesToGet")?)
+        .set_conditional_operator(req.enumeration("ConditionalOperator")?);
     req.finish()?;
     let out = call.send()?;
     Ok(Out::new()

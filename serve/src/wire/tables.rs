@@ -22,7 +22,9 @@ pub fn create_table(api: &Api, req: &Fields<'_>) -> Result<Value> {
         .set_table_name(req.string("TableName")?)
         .set_billing_mode(req.enumeration("BillingMode")?)
         .set_provisioned_throughput(throughput(req, "ProvisionedThroughput")?)
-        .set_stream_specification(stream_specification(req)?);
+        .set_stream_specification(stream_specification(req)?)
+        .set_tags(super::resources::tags(req)?)
+        .set_sse_specification(super::resources::sse_specification(req)?);
     let key_schema = req.objects("KeySchema")?;
     for element in key_schema_elements(req.require("KeySchema", key_schema))? {
         call = call.key_schema(element);

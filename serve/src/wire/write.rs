@@ -253,6 +253,16 @@ pub fn table_description(t: &TableDescription, epoch_seconds: u64) -> Value {
         )
         .put("ItemCount", t.item_count.map(Value::from))
         .put("TableSizeBytes", t.table_size_bytes.map(Value::from))
+        .put(
+            "SSEDescription",
+            t.sse_description().map(|d| {
+                Out::new()
+                    .str("Status", d.status().map(|s| s.as_str()))
+                    .str("SSEType", d.sse_type().map(|s| s.as_str()))
+                    .str("KMSMasterKeyArn", d.kms_master_key_arn())
+                    .done()
+            }),
+        )
         .done()
 }
 

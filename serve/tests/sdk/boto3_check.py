@@ -336,6 +336,111 @@ def throttled_writes_succeed_through_the_sdks_own_retries():
     assert count == accepted + 6, (count, accepted)
 
 
+@check
+def legacy_parameters_work_as_boto3_sends_them():
+    DDB.create_table(
+        TableName="legacy",
+        AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"},
+                              {"AttributeName": "SK", "AttributeType": "N"}],
+        KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"},
+                   {"AttributeName": "SK", "KeyType": "RANGE"}],
+        BillingMode="PAY_PER_REQUEST",
+    )
+    for i in range(5):
+        DDB.put_item(TableName="legacy",
+                     Item={"PK": {"S": "p"}, "SK": {"N": str(i)}, "n": {"N": str(i * 10)}},
+                     Expected={"PK": {"Exists": False}})
+    try:
+        DDB.put_item(TableName="legacy", Item={"PK": {"S": "p"}, "SK": {"N": "0"}},
+                     Expected={"PK": {"Exists": False}})
+        raise AssertionError("a create-only legacy put overwrote an item")
+    except DDB.exceptions.ConditionalCheckFailedException:
+        pass
+    out = DDB.update_item(
+        TableName="legacy", Key={"PK": {"S": "p"}, "SK": {"N": "1"}},
+        AttributeUpdates={"n": {"Action": "ADD", "Value": {"N": "5"}},
+                          "tags": {"Action": "ADD", "Value": {"SS": ["x"]}}},
+        Expected={"n": {"ComparisonOperator": "EQ", "AttributeValueList": [{"N": "10"}]}},
+        ReturnValues="UPDATED_NEW")
+    assert out["Attributes"] == {"n": {"N": "15"}, "tags": {"SS": ["x"]}}, out
+    page = DDB.query(
+        TableName="legacy", ConsistentRead=True,
+        KeyConditions={"PK": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "p"}]},
+                       "SK": {"ComparisonOperator": "BETWEEN",
+                              "AttributeValueList": [{"N": "1"}, {"N": "3"}]}},
+        QueryFilter={"n": {"ComparisonOperator": "GE", "AttributeValueList": [{"N": "20"}]}},
+        AttributesToGet=["SK"])
+    assert page["Items"] == [{"SK": {"N": "2"}}, {"SK": {"N": "3"}}], page
+    assert page["ScannedCount"] == 3, page
+    scanned = DDB.scan(TableName="legacy", ConsistentRead=True, ConditionalOperator="OR",
+                       ScanFilter={"n": {"ComparisonOperator": "LT",
+                                         "AttributeValueList": [{"N": "1"}]},
+                                   "tags": {"ComparisonOperator": "NOT_NULL"}})
+    assert scanned["Count"] == 2, scanned
+    try:
+        DDB.query(TableName="legacy", KeyConditionExpression="PK = :p",
+                  ExpressionAttributeValues={":p": {"S": "p"}},
+                  QueryFilter={"n": {"ComparisonOperator": "NULL"}})
+        raise AssertionError("legacy and expression parameters were mixed")
+    except DDB.exceptions.ClientError as e:
+        assert e.response["Error"]["Code"] == "ValidationException", e.response
+        assert e.response["Error"]["Message"].startswith(
+            "Can not use both expression and non-expression parameters"), e.response
+
+
+@check
+def tags_are_set_listed_and_removed_by_arn():
+    DDB.create_table(
+        TableName="tagged",
+        AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"}],
+        BillingMode="PAY_PER_REQUEST",
+        Tags=[{"Key": "team", "Value": "checkout"}],
+    )
+    arn = DDB.describe_table(TableName="tagged")["Table"]["TableArn"]
+    DDB.tag_resource(ResourceArn=arn, Tags=[{"Key": "env", "Value": "dev"}])
+    tags = DDB.list_tags_of_resource(ResourceArn=arn)["Tags"]
+    assert tags == [{"Key": "env", "Value": "dev"}, {"Key": "team", "Value": "checkout"}], tags
+    DDB.untag_resource(ResourceArn=arn, TagKeys=["team"])
+    tags = DDB.list_tags_of_resource(ResourceArn=arn)["Tags"]
+    assert tags == [{"Key": "env", "Value": "dev"}], tags
+    try:
+        DDB.list_tags_of_resource(ResourceArn=arn.replace("table/tagged", "table/gone"))
+        raise AssertionError("a missing table's tags were listed")
+    except DDB.exceptions.ResourceNotFoundException:
+        pass
+
+
+@check
+def backups_encryption_endpoints_and_limits_parse_in_boto3():
+    DDB.create_table(
+        TableName="secret",
+        AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"}],
+        BillingMode="PAY_PER_REQUEST",
+        SSESpecification={"Enabled": True, "SSEType": "KMS"},
+    )
+    sse = DDB.describe_table(TableName="secret")["Table"]["SSEDescription"]
+    assert sse["Status"] == "ENABLED" and sse["SSEType"] == "KMS", sse
+    pitr = DDB.describe_continuous_backups(TableName="secret")["ContinuousBackupsDescription"]
+    assert pitr["PointInTimeRecoveryDescription"]["PointInTimeRecoveryStatus"] == "DISABLED", pitr
+    pitr = DDB.update_continuous_backups(
+        TableName="secret",
+        PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True},
+    )["ContinuousBackupsDescription"]["PointInTimeRecoveryDescription"]
+    assert pitr["PointInTimeRecoveryStatus"] == "ENABLED", pitr
+    assert pitr["EarliestRestorableDateTime"].year >= 2020, pitr
+    try:
+        DDB.describe_continuous_backups(TableName="nope")
+        raise AssertionError("a missing table's backups were described")
+    except DDB.exceptions.TableNotFoundException:
+        pass
+    limits = DDB.describe_limits()
+    assert limits["TableMaxReadCapacityUnits"] == 40000, limits
+    endpoints = DDB.describe_endpoints()["Endpoints"]
+    assert endpoints[0]["CachePeriodInMinutes"] == 1440, endpoints
+
+
 def main():
     passed = failed = 0
     for fn in CHECKS:
