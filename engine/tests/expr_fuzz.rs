@@ -447,6 +447,7 @@ fn run_case(case: &Case) {
         projection: case.projection.as_deref(),
         names: case.names.as_ref(),
         values: case.values.as_ref(),
+        ..Default::default()
     };
     let parsed = match parse_request(&input) {
         Ok(p) => p,
@@ -531,6 +532,7 @@ fn fuzz(seed: u64, iterations: u64) -> (u64, u64) {
             projection: case.projection.as_deref(),
             names: case.names.as_ref(),
             values: case.values.as_ref(),
+            ..Default::default()
         };
         if i % 16 == 0 && parse_request(&input).is_ok() {
             accepted += 1;

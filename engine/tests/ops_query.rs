@@ -398,7 +398,7 @@ fn a_limit_of_zero_is_rejected() {
         .send();
     assert_eq!(
         message(e),
-        "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"
+        "1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1"
     );
 }
 

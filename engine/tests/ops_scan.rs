@@ -150,7 +150,7 @@ fn a_segment_rejects_a_start_key_from_another_segment() {
         .send();
     assert_eq!(
         message(e),
-        "The provided starting key is invalid: The provided key element does not match the segment"
+        "The provided Exclusive start key does not map to the provided Segment and TotalSegments values."
     );
 }
 

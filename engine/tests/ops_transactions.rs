@@ -266,9 +266,10 @@ fn a_transaction_takes_100_actions_but_not_101() {
         .transact_write_items()
         .set_transact_items(Some(actions(101)))
         .send();
-    assert_eq!(
-        message(e),
-        "1 validation error detected: Value '101' at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100"
+    assert_echoed(
+        &message(e),
+        "[TransactWriteItem(conditionCheck=null, put=Put(item={PK=AttributeValue(s=K000, ",
+        "'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100",
     );
     assert_eq!(get(&c, "K000", "A"), None);
     c.transact_write_items()
@@ -284,7 +285,7 @@ fn an_empty_transaction_is_rejected() {
     let e = c.transact_write_items().send();
     assert_eq!(
         message(e),
-        "1 validation error detected: Value '0' at 'transactItems' failed to satisfy constraint: Member must have length greater than or equal to 1"
+        "1 validation error detected: Value '[]' at 'transactItems' failed to satisfy constraint: Member must have length greater than or equal to 1"
     );
 }
 
@@ -506,9 +507,10 @@ fn transact_get_limits_and_duplicates() {
     for i in 0..101 {
         req = req.transact_items(get_action(key(&format!("K{i:03}"), "A")));
     }
-    assert_eq!(
-        message(req.send()),
-        "1 validation error detected: Value '101' at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100"
+    assert_echoed(
+        &message(req.send()),
+        "[TransactGetItem(get=Get(key={PK=AttributeValue(s=K000, ",
+        "'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100",
     );
     let mut req = c.transact_get_items();
     for i in 0..100 {

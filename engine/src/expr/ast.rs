@@ -105,8 +105,9 @@ pub enum CondNode {
     In(Operand, Vec<Operand>),
     Exists(Path),
     NotExists(Path),
-    /// `attribute_type(p, :t)`; the type name is one of the ten tags.
-    AttrType(Path, &'static str),
+    /// `attribute_type(x, :t)`; the type name is one of the ten tags. `x` is a path, or a
+    /// value (`attribute_type(:v, :t)`, which the service accepts too).
+    AttrType(Operand, &'static str),
     BeginsWith(Operand, Operand),
     Contains(Operand, Operand),
     And(Box<CondNode>, Box<CondNode>),

@@ -65,9 +65,8 @@ fn collect_names<'a>(node: &'a CondNode, out: &mut Vec<&'a str>) {
                 collect_operand(op, out);
             }
         }
-        CondNode::Exists(p) | CondNode::NotExists(p) | CondNode::AttrType(p, _) => {
-            push_name(out, &p.0)
-        }
+        CondNode::Exists(p) | CondNode::NotExists(p) => push_name(out, &p.0),
+        CondNode::AttrType(x, _) => collect_operand(x, out),
         CondNode::And(a, b) | CondNode::Or(a, b) => {
             collect_names(a, out);
             collect_names(b, out);
@@ -136,9 +135,7 @@ fn eval(node: &CondNode, item: Option<&Item>) -> bool {
         },
         CondNode::Exists(p) => item.and_then(|i| paths::get(i, p)).is_some(),
         CondNode::NotExists(p) => item.and_then(|i| paths::get(i, p)).is_none(),
-        CondNode::AttrType(p, ty) => item
-            .and_then(|i| paths::get(i, p))
-            .is_some_and(|v| v.type_name() == *ty),
+        CondNode::AttrType(x, ty) => operand(x, item).is_some_and(|v| v.type_name() == *ty),
         CondNode::BeginsWith(a, b) => match (operand(a, item), operand(b, item)) {
             (Some(a), Some(b)) => begins_with(&a, &b),
             _ => false,

@@ -103,6 +103,11 @@ pub struct ExpressionInput<'a> {
     pub projection: Option<&'a str>,
     pub names: Option<&'a HashMap<String, String>>,
     pub values: Option<&'a HashMap<String, AttributeValue>>,
+    /// The operation's expression parameters that take `:values`, by their wire names
+    /// (`["UpdateExpression", "ConditionExpression"]` for UpdateItem): the message for values
+    /// given without any of them names them ("…: UpdateExpression and ConditionExpression are
+    /// null", the service's wording). Empty: the message has no suffix.
+    pub value_expressions: &'a [&'static str],
 }
 
 /// Every expression of one request, parsed and validated.
@@ -135,9 +140,12 @@ pub fn parse_request(input: &ExpressionInput) -> Result<ParsedExpressions> {
         ));
     }
     if input.values.is_some() && !with_values {
-        return Err(Exception::validation(
-            "ExpressionAttributeValues can only be specified when using expressions",
-        ));
+        let base = "ExpressionAttributeValues can only be specified when using expressions";
+        return Err(Exception::validation(match input.value_expressions {
+            [] => base.to_string(),
+            [one] => format!("{base}: {one} is null"),
+            [rest @ .., last] => format!("{base}: {} and {last} are null", rest.join(", ")),
+        }));
     }
     let mut ph = Placeholders::new(input.names, input.values)?;
     debug_assert!(input.names.is_none() || ph.has_names());

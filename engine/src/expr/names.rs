@@ -50,8 +50,9 @@ impl<'a> Placeholders<'a> {
                 ));
             }
             // In name order, so that of two bad keys the same one is reported on every run.
-            for (key, _) in crate::value::sorted(names) {
+            for (key, name) in crate::value::sorted(names) {
                 check_key("ExpressionAttributeNames", key, b'#')?;
+                crate::value::validate::check_attribute_name(name)?;
             }
         }
         let mut resolved = BTreeMap::new();

@@ -80,16 +80,24 @@ fn parse_and(p: &mut Parser) -> Result<(CondNode, bool)> {
     Ok((left, only_paren))
 }
 
+/// `NOT NOT … condition`: a run of NOTs is read in a loop, not by recursion, so it is
+/// bounded only by the operator limit (a condition with 299 NOTs and one comparison is
+/// accepted, as the service accepts it), not by the parser's nesting guard.
 fn parse_not(p: &mut Parser) -> Result<(CondNode, bool)> {
-    if p.at_keyword("NOT") {
+    let mut nots = 0usize;
+    while p.at_keyword("NOT") {
         p.bump();
         p.count_operator();
-        p.enter()?;
-        let (inner, _) = parse_not(p)?;
-        p.leave();
-        return Ok((CondNode::Not(Box::new(inner)), false));
+        nots += 1;
     }
-    parse_primary(p)
+    let (mut node, only_paren) = parse_primary(p)?;
+    if nots == 0 {
+        return Ok((node, only_paren));
+    }
+    for _ in 0..nots {
+        node = CondNode::Not(Box::new(node));
+    }
+    Ok((node, false))
 }
 
 fn redundant(p: &mut Parser) {
@@ -447,7 +455,12 @@ fn call_to_condition(p: &mut Parser, name: String, args: Vec<Raw>) -> CondNode {
         "attribute_exists" => CondNode::Exists(needs_path(p, first)),
         "attribute_not_exists" => CondNode::NotExists(needs_path(p, first)),
         "attribute_type" => {
-            let path = needs_path(p, first);
+            // A path or a value: `attribute_type(:v, :t)` is accepted by the service (a peer
+            // suite run against it checks it), and is true when the value has the type.
+            let subject = match first {
+                Operand::Size(_) => Operand::Path(needs_path(p, first)),
+                other => other,
+            };
             let ty = match second {
                 Some(Operand::Value(AttributeValue::S(s))) => {
                     match TYPE_NAMES.iter().find(|t| **t == s) {
@@ -469,7 +482,7 @@ fn call_to_condition(p: &mut Parser, name: String, args: Vec<Raw>) -> CondNode {
                     "S"
                 }
             };
-            CondNode::AttrType(path, ty)
+            CondNode::AttrType(subject, ty)
         }
         "begins_with" => {
             let second = second.unwrap_or_else(dummy_operand);

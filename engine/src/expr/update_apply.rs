@@ -231,16 +231,14 @@ fn write(item: &mut Item, path: &Path, value: AttributeValue) -> Result<()> {
     Ok(())
 }
 
-/// REMOVE: a missing attribute or element is not an error; a path through a value of the
-/// wrong kind is.
+/// REMOVE: a missing attribute or list element is not an error; a path whose parent is
+/// missing (`REMOVE a.b` of an item without `a`) or of the wrong kind (`REMOVE a[0]` where
+/// `a` is a string) is, as for SET (verified against the service by a peer suite). Of an
+/// item that does not exist at all nothing is checked: UpdateItem creates nothing then.
 fn remove(item: &mut Item, path: &Path) -> Result<()> {
     let Some(last) = path.0.last() else {
         return Err(error(BAD_PATH));
     };
-    if paths_missing(item, path) {
-        // A missing ancestor: there is nothing to remove.
-        return Ok(());
-    }
     match (parent_mut(item, path)?, last) {
         (None, PathElem::Name(n)) => {
             item.remove(n.as_str());
@@ -256,33 +254,4 @@ fn remove(item: &mut Item, path: &Path) -> Result<()> {
         _ => return Err(error(BAD_PATH)),
     }
     Ok(())
-}
-
-/// Whether the walk to `path`'s parent stops at a missing map key or list element (rather
-/// than at a value of the wrong kind).
-fn paths_missing(item: &Item, path: &Path) -> bool {
-    let elems = &path.0;
-    if elems.len() < 2 {
-        return false;
-    }
-    let Some(PathElem::Name(head)) = elems.first() else {
-        return false;
-    };
-    let Some(mut cur) = item.get(head.as_str()) else {
-        return true;
-    };
-    for e in &elems[1..elems.len() - 1] {
-        match (cur, e) {
-            (AttributeValue::M(m), PathElem::Name(n)) => match m.get(n.as_str()) {
-                Some(v) => cur = v,
-                None => return true,
-            },
-            (AttributeValue::L(l), PathElem::Index(i)) => match l.get(*i as usize) {
-                Some(v) => cur = v,
-                None => return true,
-            },
-            _ => return false,
-        }
-    }
-    false
 }

@@ -145,6 +145,7 @@ pub(crate) fn add(state: &mut State, table: &str, region: &Region) {
     }
     copy.region = region.as_str().to_string();
     copy.created_ms = now;
+    copy.settings.table_id = crate::table::settings::table_id(region.as_str(), table, now);
     let label = crate::world::stream_label(epoch_ms);
     let view = copy
         .stream_log

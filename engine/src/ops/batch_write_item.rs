@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::builder::{struct_setters, value_setter};
-use super::{admit_item_write, prepare_item, require_table_name, table};
+use super::{admit_item_write, prepare_item, require_data_table_name, table};
 use crate::capacity::Consumption;
 use crate::client::Client;
 use crate::error::{Exception, Result};
@@ -120,17 +120,30 @@ pub(crate) fn execute(
     state: &mut State,
     input: &BatchWriteItemInput,
 ) -> Result<BatchWriteItemOutput> {
-    let total: usize = input.request_items.values().map(Vec::len).sum();
-    if input.request_items.is_empty() || total == 0 {
+    if input.request_items.is_empty() {
         return Err(Exception::validation(
-            "1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
+            "The requestItems parameter is required for BatchWriteItem",
         ));
     }
-    if total > MAX_WRITES {
+    // Each table's list must hold 1 to 25 requests: the service checks the map's values and
+    // quotes the whole map back (`Value '{app=[WriteRequest(…), …]}'`, see `echo`).
+    if input
+        .request_items
+        .values()
+        .any(|w| w.is_empty() || w.len() > MAX_WRITES)
+    {
         return Err(Exception::validation(format!(
-            "1 validation error detected: Value '{{{}}}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to {MAX_WRITES}, Member must have length greater than or equal to 1]",
-            crate::value::sorted(&input.request_items).iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join(", ")
+            "1 validation error detected: Value '{}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to {MAX_WRITES}, Member must have length greater than or equal to 1]",
+            super::echo::request_items(&input.request_items)
         )));
+    }
+    // Within the per-table limit but over 25 in all: the message is dynalite's, for the same
+    // rule in BatchGetItem (unverified for BatchWriteItem).
+    let total: usize = input.request_items.values().map(Vec::len).sum();
+    if total > MAX_WRITES {
+        return Err(Exception::validation(
+            "Too many items requested for the BatchWriteItem call",
+        ));
     }
     // Validate the whole batch before writing anything.
     let mut plans: Vec<(String, WriteRequest, Planned)> = Vec::new();
@@ -138,7 +151,7 @@ pub(crate) fn execute(
     // Tables in name order: the map's own order differs from run to run, and the order of
     // the writes decides which are throttled and what the request log shows.
     for (name, writes) in crate::value::sorted(&input.request_items) {
-        require_table_name(&Some(name.clone()))?;
+        require_data_table_name(&Some(name.clone()))?;
         let table = table(state, name)?;
         let mut seen = BTreeSet::new();
         for write in writes {

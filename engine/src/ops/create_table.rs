@@ -136,10 +136,26 @@ fn key_schema(
 ) -> Result<KeySchema> {
     if elements.is_empty() || elements.len() > 2 {
         return Err(Exception::validation(format!(
-            "1 validation error detected: Value '{}' at '{what}' failed to satisfy constraint: Member must have length {} 2",
-            elements.len(),
-            if elements.is_empty() { "greater than or equal to 1, less than or equal to" } else { "less than or equal to" }
+            "1 validation error detected: Value '{}' at '{what}' failed to satisfy constraint: Member must have length {}",
+            super::echo::key_schema(elements),
+            if elements.is_empty() { "greater than or equal to 1" } else { "less than or equal to 2" }
         )));
+    }
+    // Constraint checks (lengths) come before the schema's meaning: a RANGE-only schema
+    // whose name is too long reports the name's length, not the missing HASH key.
+    for (i, e) in elements.iter().enumerate() {
+        if e.attribute_name.is_empty() || e.attribute_name.len() > MAX_KEY_ATTRIBUTE_NAME {
+            return Err(Exception::validation(format!(
+                "1 validation error detected: Value '{}' at '{what}.{}.member.attributeName' failed to satisfy constraint: Member must have length {}",
+                e.attribute_name,
+                i + 1,
+                if e.attribute_name.is_empty() {
+                    "greater than or equal to 1".to_string()
+                } else {
+                    format!("less than or equal to {MAX_KEY_ATTRIBUTE_NAME}")
+                }
+            )));
+        }
     }
     let type_of = |name: &str| {
         defs.iter().find(|d| d.attribute_name == name).map(|d| d.attribute_type).ok_or_else(|| {
@@ -162,17 +178,11 @@ fn key_schema(
             ));
         }
         if elements[0].attribute_name == elements[1].attribute_name {
-            return Err(invalid(
-                "Both the Hash Key and the Range Key element in the KeySchema have the same name",
+            // The service's words, grammar and all, without the usual "One or more parameter
+            // values were invalid" prefix (verified by a peer conformance suite).
+            return Err(Exception::validation(
+                "Invalid KeySchema: Some index key attribute have no definition",
             ));
-        }
-    }
-    for e in elements {
-        if e.attribute_name.is_empty() || e.attribute_name.len() > 255 {
-            return Err(Exception::validation(format!(
-                "1 validation error detected: Value '{}' at '{what}.attributeName' failed to satisfy constraint: Member must have length between 1 and 255",
-                e.attribute_name
-            )));
         }
     }
     let pk = elements[0].attribute_name.clone();
@@ -211,9 +221,30 @@ pub(crate) fn check_projection(
             )))
         }
         Some(ProjectionType::Include) => {
-            if attributes.is_empty() || attributes.len() > 20 {
+            // At least one name; no per-index maximum is enforced. The API model documents 20
+            // per index, but the service takes more: the limit it applies is 100 summed over
+            // the table's indexes (checked by the callers on `total_included`).
+            if attributes.is_empty() {
                 return Err(invalid(format!(
-                    "NonKeyAttributes of index {index} must contain between 1 and 20 attribute names for projection type INCLUDE"
+                    "NonKeyAttributes of index {index} must contain at least one attribute name for projection type INCLUDE"
+                )));
+            }
+            // Each name 1–255 characters (the API model's NonKeyAttributeName); the message
+            // follows the service's form for a list member's constraint (unverified).
+            if attributes
+                .iter()
+                .any(|a| a.is_empty() || a.len() > MAX_KEY_ATTRIBUTE_NAME)
+            {
+                return Err(Exception::validation(format!(
+                    "1 validation error detected: Value '[{}]' at '{field}.member.projection.nonKeyAttributes' failed to satisfy constraint: Member must satisfy constraint: [Member must have length less than or equal to {MAX_KEY_ATTRIBUTE_NAME}, Member must have length greater than or equal to 1]",
+                    attributes.join(", ")
+                )));
+            }
+            let mut seen = BTreeSet::new();
+            if let Some(dup) = attributes.iter().find(|a| !seen.insert(a.as_str())) {
+                // Message unverified (the service says "Duplicate …").
+                return Err(invalid(format!(
+                    "Duplicate attribute name in NonKeyAttributes of index {index}: {dup}"
                 )));
             }
             *total_included += attributes.len();
@@ -236,7 +267,7 @@ pub fn partitions_for_throughput(rcu: i64, wcu: i64) -> u32 {
     (need.ceil() as u32).max(1)
 }
 
-fn check_throughput(t: &ProvisionedThroughput) -> Result<()> {
+pub(crate) fn check_throughput(t: &ProvisionedThroughput) -> Result<()> {
     if t.read_capacity_units < 1 || t.write_capacity_units < 1 {
         return Err(invalid(
             "ReadCapacityUnits and WriteCapacityUnits must both be at least 1",
@@ -451,10 +482,13 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
         settings: crate::table::settings::Settings {
             tags,
             sse,
+            table_id: crate::table::settings::table_id(&region, &name, state.now_ms),
+            pay_per_request_since_ms: (billing == BillingMode::PayPerRequest)
+                .then_some(state.now_ms),
             ..Default::default()
         },
     };
-    let mut description = describe(&table);
+    let mut description = describe(&table, state.config.epoch_seconds);
     description.table_status = Some(TableStatus::Creating);
     state.tables.insert(name, table);
     Ok(CreateTableOutput {
@@ -507,6 +541,9 @@ fn initial_partitions(throughput: Option<ProvisionedThroughput>) -> u32 {
 pub const PARTITION_RCU: i64 = 3000;
 /// Writes per second one partition serves. DynamoDB: 1,000 WCU.
 pub const PARTITION_WCU: i64 = 1000;
+/// Longest name of a key attribute (table and index keys) or of a projected non-key
+/// attribute. DynamoDB: 255.
+pub const MAX_KEY_ATTRIBUTE_NAME: usize = 255;
 /// Global secondary indexes per table. DynamoDB: 20 (default quota).
 pub const MAX_GSIS: usize = 20;
 /// Local secondary indexes per table. DynamoDB: 5 (hard limit).

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use super::builder::{item_setters, map_setters, placeholder_setters, string_setter, value_setter};
 use super::{
-    admit_item_write, check_writable, condition_failed, require_table_name, table, write_cost,
+    admit_item_write, check_writable, condition_failed, require_data_table_name, table, write_cost,
 };
 use crate::client::Client;
 use crate::error::{Exception, Result};
@@ -101,11 +101,12 @@ impl DeleteItemFluentBuilder {
 }
 
 pub(crate) fn execute(state: &mut State, input: &DeleteItemInput) -> Result<DeleteItemOutput> {
-    let name = require_table_name(&input.table_name)?;
+    let name = require_data_table_name(&input.table_name)?;
     let exprs = ExpressionInput {
         condition: input.condition_expression.as_deref(),
         names: input.expression_attribute_names.as_ref(),
         values: input.expression_attribute_values.as_ref(),
+        value_expressions: &["ConditionExpression"],
         ..ExpressionInput::default()
     };
     let legacy = super::legacy::LegacyInput {

@@ -5,6 +5,7 @@ use super::require_table_name;
 use crate::client::Client;
 use crate::error::{Exception, Result};
 use crate::table::{IndexKind, Table};
+use crate::primitives::DateTime;
 use crate::types::{
     BillingMode, BillingModeSummary, GlobalSecondaryIndexDescription, IndexStatus,
     LocalSecondaryIndexDescription, ProvisionedThroughputDescription, TableDescription,
@@ -64,15 +65,18 @@ pub(crate) fn execute(state: &State, input: &DescribeTableInput) -> Result<Descr
             "Requested resource not found: Table: {name} not found"
         ))
     })?;
-    let mut description = describe(table);
+    let mut description = describe(table, state.config.epoch_seconds);
     crate::global::replicas::describe(state, name, &mut description);
     Ok(DescribeTableOutput {
         table: Some(description),
     })
 }
 
-/// The description of a table as DescribeTable (and CreateTable, DeleteTable) report it.
-pub(crate) fn describe(table: &Table) -> TableDescription {
+/// The description of a table as DescribeTable (and CreateTable, UpdateTable) report it;
+/// times are the world's clock on its calendar, which starts at `epoch_seconds`.
+pub(crate) fn describe(table: &Table, epoch_seconds: u64) -> TableDescription {
+    let date = |ms: u64| DateTime::from_millis((epoch_seconds * 1000 + ms) as i64);
+    let index_arn = |name: &str| format!("{}/index/{name}", table.arn());
     let throughput = |t: Option<crate::types::ProvisionedThroughput>| {
         let (read, write) = t.map_or((0, 0), |t| (t.read_capacity_units, t.write_capacity_units));
         ProvisionedThroughputDescription {
@@ -88,11 +92,16 @@ pub(crate) fn describe(table: &Table) -> TableDescription {
     TableDescription {
         table_name: Some(table.name.clone()),
         table_arn: Some(table.arn()),
+        table_id: Some(table.settings.table_id.clone()),
         table_status: Some(table.status),
         key_schema: Some(table.key_elements.clone()),
         attribute_definitions: Some(table.attribute_definitions.clone()),
         billing_mode_summary: Some(BillingModeSummary {
             billing_mode: Some(table.billing_mode),
+            last_update_to_pay_per_request_date_time: table
+                .settings
+                .pay_per_request_since_ms
+                .map(date),
         }),
         provisioned_throughput: Some(throughput(if provisioned {
             table.throughput
@@ -106,6 +115,7 @@ pub(crate) fn describe(table: &Table) -> TableDescription {
                 .filter(|i| i.kind == IndexKind::Global)
                 .map(|i| GlobalSecondaryIndexDescription {
                     index_name: Some(i.name.clone()),
+                    index_arn: Some(index_arn(&i.name)),
                     key_schema: Some(i.key_elements.clone()),
                     projection: Some(i.projection.clone()),
                     index_status: Some(i.status),
@@ -127,6 +137,7 @@ pub(crate) fn describe(table: &Table) -> TableDescription {
                 .filter(|i| i.kind == IndexKind::Local)
                 .map(|i| LocalSecondaryIndexDescription {
                     index_name: Some(i.name.clone()),
+                    index_arn: Some(index_arn(&i.name)),
                     key_schema: Some(i.key_elements.clone()),
                     projection: Some(i.projection.clone()),
                     item_count: Some(i.store.item_count() as i64),
@@ -140,7 +151,7 @@ pub(crate) fn describe(table: &Table) -> TableDescription {
             .as_ref()
             .map(|l| format!("{}/stream/{l}", table.arn())),
         latest_stream_label: table.stream_label.clone(),
-        creation_date_time_ms: Some(table.created_ms),
+        creation_date_time: Some(date(table.created_ms)),
         item_count: Some(table.store.item_count() as i64),
         table_size_bytes: Some(table.store.size_bytes() as i64),
         replicas: None,

@@ -12,7 +12,7 @@ use super::builder::{
     item_setters, list_setters, placeholder_setters, string_setter, value_setter,
 };
 use super::legacy::LegacyInput;
-use super::{require_table_name, table};
+use super::{require_data_table_name, table};
 use crate::capacity::{read_units, Consumption, ReadKind};
 use crate::client::Client;
 use crate::error::{Exception, Result};
@@ -129,7 +129,7 @@ impl GetItemFluentBuilder {
 }
 
 pub(crate) fn execute(state: &mut State, input: &GetItemInput) -> Result<GetItemOutput> {
-    let name = require_table_name(&input.table_name)?;
+    let name = require_data_table_name(&input.table_name)?;
     let exprs = ExpressionInput {
         projection: input.projection_expression.as_deref(),
         names: input.expression_attribute_names.as_ref(),

@@ -34,6 +34,7 @@ pub mod update_table;
 pub mod update_time_to_live;
 
 mod builder;
+mod echo;
 pub(crate) mod legacy;
 mod read_path;
 
@@ -48,7 +49,35 @@ use crate::world::State;
 /// The cost of one item write, in write units ([`crate::write::cost`]).
 pub(crate) use crate::write::cost as write_cost;
 
-/// The `TableName` parameter: present, 3–255 characters of `[a-zA-Z0-9_.-]`.
+/// The `TableName` of a read or write (the data plane): present, 1–1024 characters. The
+/// API model types it as a name or an ARN (`TableArn`, length 1–1024, no pattern), so a name
+/// no table could have (`ab`, `my table`) is not a ValidationException here but simply names
+/// no table (ResourceNotFoundException); the 3–255 rule is CreateTable's. Messages as the
+/// service words them (verified by a peer conformance suite for the missing name).
+pub(crate) fn require_data_table_name(name: &Option<String>) -> Result<&str> {
+    let Some(name) = name.as_deref() else {
+        return Err(Exception::validation(
+            "1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null",
+        ));
+    };
+    if name.is_empty() || name.len() > MAX_TABLE_ARN_LENGTH {
+        return Err(Exception::validation(format!(
+            "1 validation error detected: Value '{name}' at 'tableName' failed to satisfy constraint: Member must have length {}",
+            if name.is_empty() {
+                "greater than or equal to 1".to_string()
+            } else {
+                format!("less than or equal to {MAX_TABLE_ARN_LENGTH}")
+            }
+        )));
+    }
+    Ok(name)
+}
+
+/// Longest `TableName` a read or write accepts (a table's ARN fits). DynamoDB: 1024.
+pub const MAX_TABLE_ARN_LENGTH: usize = 1024;
+
+/// The `TableName` of CreateTable and the control plane: present, 3–255 characters of
+/// `[a-zA-Z0-9_.-]`.
 pub(crate) fn require_table_name(name: &Option<String>) -> Result<&str> {
     let name = name.as_deref().ok_or_else(|| {
         Exception::validation(

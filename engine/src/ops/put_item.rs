@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use super::builder::{item_setters, map_setters, placeholder_setters, string_setter, value_setter};
 use super::{
-    admit_item_write, check_writable, condition_failed, prepare_item, require_table_name, table,
+    admit_item_write, check_writable, condition_failed, prepare_item, require_data_table_name, table,
     write_cost,
 };
 use crate::client::Client;
@@ -109,11 +109,12 @@ impl PutItemFluentBuilder {
 }
 
 pub(crate) fn execute(state: &mut State, mut input: PutItemInput) -> Result<PutItemOutput> {
-    let name = require_table_name(&input.table_name)?;
+    let name = require_data_table_name(&input.table_name)?;
     let exprs = ExpressionInput {
         condition: input.condition_expression.as_deref(),
         names: input.expression_attribute_names.as_ref(),
         values: input.expression_attribute_values.as_ref(),
+        value_expressions: &["ConditionExpression"],
         ..ExpressionInput::default()
     };
     let legacy = super::legacy::LegacyInput {

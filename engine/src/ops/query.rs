@@ -18,7 +18,7 @@ use super::builder::{
     item_setters, list_setters, map_setters, placeholder_setters, string_setter, value_setter,
 };
 use super::read_path::{evaluated_key, highest_with, lowest_with, start_key, walk, Pager};
-use super::{require_table_name, table};
+use super::{require_data_table_name, table};
 use crate::capacity::{read_units_min_blocks, Consumption, ReadKind};
 use crate::client::Client;
 use crate::error::{Exception, Result};
@@ -155,9 +155,14 @@ impl QueryFluentBuilder {
     }
 }
 
-/// Checks `Limit` (≥ 1) and returns it as a count.
-pub(crate) fn check_limit(limit: Option<i32>) -> Result<Option<usize>> {
+/// Checks `Limit` (≥ 1) and returns it as a count. The two reads word the refusal
+/// differently, as the service does (both verified by a peer conformance suite): Query's
+/// message names the member `Limit` and quotes no value, Scan's quotes the value at `limit`.
+pub(crate) fn check_limit(limit: Option<i32>, query: bool) -> Result<Option<usize>> {
     match limit {
+        Some(_) if query && limit < Some(1) => Err(Exception::validation(
+            "1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
+        )),
         Some(l) if l < 1 => Err(Exception::validation(format!(
             "1 validation error detected: Value '{l}' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"
         ))),
@@ -201,7 +206,7 @@ pub(crate) fn check_select(
 }
 
 pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutput> {
-    let name = require_table_name(&input.table_name)?;
+    let name = require_data_table_name(&input.table_name)?;
     state.log.target(name, input.index_name.as_deref());
     if input.key_condition_expression.is_none() && input.key_conditions.is_none() {
         return Err(Exception::validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request."));
@@ -225,7 +230,7 @@ pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutp
             ..ExpressionInput::default()
         },
     )?;
-    let limit = check_limit(input.limit)?;
+    let limit = check_limit(input.limit, true)?;
     let consistent = input.consistent_read.unwrap_or(false);
     state.log.read_consistency(consistent);
     let forward = input.scan_index_forward.unwrap_or(true);

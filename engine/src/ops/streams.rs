@@ -78,6 +78,8 @@ pub struct StreamDescription {
     pub stream_label: Option<String>,
     pub stream_status: Option<StreamStatus>,
     pub stream_view_type: Option<StreamViewType>,
+    /// When the stream was enabled (the world's clock on its calendar).
+    pub creation_request_date_time: Option<crate::primitives::DateTime>,
     pub table_name: Option<String>,
     pub key_schema: Option<Vec<KeySchemaElement>>,
     pub shards: Option<Vec<Shard>>,
@@ -101,6 +103,9 @@ impl StreamDescription {
     }
     pub fn table_name(&self) -> Option<&str> {
         self.table_name.as_deref()
+    }
+    pub fn creation_request_date_time(&self) -> Option<&crate::primitives::DateTime> {
+        self.creation_request_date_time.as_ref()
     }
     pub fn key_schema(&self) -> &[KeySchemaElement] {
         self.key_schema.as_deref().unwrap_or_default()
@@ -178,6 +183,7 @@ impl ListStreamsOutput {
 }
 
 fn stream_of<'a>(state: &'a State, arn: &str) -> Result<(&'a str, &'a crate::stream::Stream)> {
+    check_stream_arn(arn)?;
     state
         .tables
         .values()
@@ -192,6 +198,36 @@ fn stream_of<'a>(state: &'a State, arn: &str) -> Result<(&'a str, &'a crate::str
                 "Requested resource not found: Stream: {arn} not found"
             ))
         })
+}
+
+/// A `StreamArn` must look like one before any stream is looked up: 37 to 1,024 characters
+/// (the streams API's constraint), `arn:…:table/<name>/stream/<label>`. A malformed one is a
+/// ValidationException, not ResourceNotFound, as the service answers (a peer suite run
+/// against it checks the type; the message for a long enough but malformed ARN is
+/// unverified).
+fn check_stream_arn(arn: &str) -> Result<()> {
+    if arn.len() < MIN_STREAM_ARN_LENGTH || arn.len() > MAX_STREAM_ARN_LENGTH {
+        return Err(Exception::validation(format!(
+            "1 validation error detected: Value '{arn}' at 'streamArn' failed to satisfy constraint: Member must have length {}",
+            if arn.len() < MIN_STREAM_ARN_LENGTH {
+                format!("greater than or equal to {MIN_STREAM_ARN_LENGTH}")
+            } else {
+                format!("less than or equal to {MAX_STREAM_ARN_LENGTH}")
+            }
+        )));
+    }
+    let parts: Vec<&str> = arn.splitn(6, ':').collect();
+    let well_formed = parts.len() == 6
+        && parts[0] == "arn"
+        && parts[2] == "dynamodb"
+        && parts[5]
+            .strip_prefix("table/")
+            .and_then(|rest| rest.split_once("/stream/"))
+            .is_some_and(|(table, label)| !table.is_empty() && !label.is_empty());
+    if !well_formed {
+        return Err(Exception::validation(format!("Invalid StreamArn: {arn}")));
+    }
+    Ok(())
 }
 
 /// Builds and sends a DescribeStream request.
@@ -279,6 +315,9 @@ impl DescribeStreamFluentBuilder {
                         StreamStatus::Enabled
                     }),
                     stream_view_type: Some(stream.view_type),
+                    creation_request_date_time: Some(crate::primitives::DateTime::from_millis(
+                        (state.config.epoch_seconds * 1000 + stream.created_ms) as i64,
+                    )),
                     table_name: Some(table.to_string()),
                     key_schema: Some(t.key_elements.clone()),
                     shards: Some(
@@ -354,6 +393,16 @@ impl GetShardIteratorFluentBuilder {
             let shard = stream.shards.iter().find(|s| s.shard_id == shard_id).ok_or_else(|| {
                 Exception::resource_not_found(format!("Requested resource not found: Shard does not exist: {shard_id}"))
             })?;
+            if input.sequence_number.is_some()
+                && matches!(kind, ShardIteratorType::TrimHorizon | ShardIteratorType::Latest)
+            {
+                // A ValidationException, as the service answers (a peer suite run against it
+                // checks the type); the wording is unverified.
+                return Err(Exception::validation(format!(
+                    "SequenceNumber can only be given with AT_SEQUENCE_NUMBER or AFTER_SEQUENCE_NUMBER, not with {}",
+                    if kind == ShardIteratorType::Latest { "LATEST" } else { "TRIM_HORIZON" }
+                )));
+            }
             let sequence = || -> Result<u64> {
                 input
                     .sequence_number
@@ -654,3 +703,8 @@ pub const MAX_LIST_LIMIT: usize = 100;
 pub const ITERATOR_LIFETIME_MS: u64 = 15 * 60 * 1000;
 /// Data per GetRecords page: 1 MB.
 pub const PAGE_BYTES: usize = 1024 * 1024;
+
+/// Shortest `StreamArn` the streams API accepts. DynamoDB: 37.
+pub const MIN_STREAM_ARN_LENGTH: usize = 37;
+/// Longest `StreamArn`. DynamoDB: 1,024.
+pub const MAX_STREAM_ARN_LENGTH: usize = 1024;

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::builder::{struct_setters, value_setter};
 use super::transact_write_items::{report, MAX_ACTIONS};
-use super::{parse_expressions, require_table_name, table};
+use super::{parse_expressions, require_data_table_name, table};
 use crate::capacity::{read_units, Consumption, ReadKind};
 use crate::client::Client;
 use crate::error::{CancellationReason, Exception, Result};
@@ -146,7 +146,8 @@ pub(crate) fn execute(
     let n = input.transact_items.len();
     if n == 0 || n > MAX_ACTIONS {
         return Err(Exception::validation(format!(
-            "1 validation error detected: Value '{n}' at 'transactItems' failed to satisfy constraint: Member must have length {}",
+            "1 validation error detected: Value '{}' at 'transactItems' failed to satisfy constraint: Member must have length {}",
+            super::echo::transact_get_items(&input.transact_items),
             if n == 0 { "greater than or equal to 1" } else { "less than or equal to 100" }
         )));
     }
@@ -156,6 +157,7 @@ pub(crate) fn execute(
         ));
     }
     let mut reads = Vec::with_capacity(n);
+    let mut mismatched = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     for entry in &input.transact_items {
         let get = entry.get.as_ref().ok_or_else(|| {
@@ -163,7 +165,7 @@ pub(crate) fn execute(
                 "The parameter 'Get' is required but was not present in the request",
             )
         })?;
-        let name = require_table_name(&get.table_name)?.to_string();
+        let name = require_data_table_name(&get.table_name)?.to_string();
         let parsed = parse_expressions(&ExpressionInput {
             projection: get.projection_expression.as_deref(),
             names: get.expression_attribute_names.as_ref(),
@@ -174,14 +176,46 @@ pub(crate) fn execute(
                 "The parameter 'Key' is required but was not present in the request",
             )
         })?;
-        let key = table(state, &name)?.schema().key_of_key(key)?;
+        // A key that does not match the table's schema cancels the transaction, with the
+        // reason on that action (as the service answers; a peer conformance suite checks it),
+        // rather than failing the request; other key problems (an empty string) fail it.
+        let key = match table(state, &name)?.schema().key_of_key(key) {
+            Ok(key) => key,
+            Err(e) if crate::table::key::is_schema_mismatch(&e) => {
+                mismatched.push(reads.len());
+                reads.push(None);
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         if !seen.insert((name.clone(), key.clone())) {
             return Err(Exception::validation(
                 "Transaction request cannot include multiple operations on one item",
             ));
         }
-        reads.push((name, key, parsed.projection));
+        reads.push(Some((name, key, parsed.projection)));
     }
+    if !mismatched.is_empty() {
+        let reasons: Vec<CancellationReason> = (0..n)
+            .map(|i| {
+                if mismatched.contains(&i) {
+                    CancellationReason {
+                        code: Some("ValidationError".into()),
+                        message: Some(crate::table::key::SCHEMA_MISMATCH.into()),
+                        item: None,
+                    }
+                } else {
+                    CancellationReason {
+                        code: Some("None".into()),
+                        message: None,
+                        item: None,
+                    }
+                }
+            })
+            .collect();
+        return Err(cancelled(reasons));
+    }
+    let reads = reads.into_iter().flatten();
     state.log.read_consistency(true);
     let mut responses = Vec::with_capacity(n);
     let mut consumption: BTreeMap<String, Consumption> = BTreeMap::new();
@@ -227,14 +261,22 @@ pub(crate) fn execute(
         });
     }
     if failed {
-        let codes: Vec<&str> = reasons.iter().map(|r| r.code().unwrap_or("None")).collect();
-        return Err(Exception::TransactionCanceled {
-            message: format!("Transaction cancelled, please refer cancellation reasons for specific reasons [{}]", codes.join(", ")),
-            cancellation_reasons: reasons,
-        });
+        return Err(cancelled(reasons));
     }
     Ok(TransactGetItemsOutput {
         responses,
         consumed_capacity: report(&consumption, input.return_consumed_capacity),
     })
+}
+
+/// The cancellation of a read transaction, its message listing the reasons' codes in order.
+fn cancelled(reasons: Vec<CancellationReason>) -> Exception {
+    let codes: Vec<&str> = reasons.iter().map(|r| r.code().unwrap_or("None")).collect();
+    Exception::TransactionCanceled {
+        message: format!(
+            "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]",
+            codes.join(", ")
+        ),
+        cancellation_reasons: reasons,
+    }
 }

@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::builder::{struct_placeholder_setters, struct_setters, value_setter};
 use super::update_item::plan_update;
 use super::{
-    admit_item_write, parse_expressions, prepare_item, require_table_name, table, write_cost,
+    admit_item_write, parse_expressions, prepare_item, require_data_table_name, table, write_cost,
 };
 use crate::capacity::{read_units, Consumption, ReadKind};
 use crate::client::Client;
@@ -254,6 +254,24 @@ fn common(item: &TransactWriteItem) -> Result<Common<'_>> {
     })
 }
 
+/// A key of the wrong shape or type — the `Key` of an Update, Delete or ConditionCheck that
+/// does not match the schema, a Put's key attribute of the wrong type — cancels the
+/// transaction with a `ValidationError` reason on that action, as the service answers (a peer
+/// conformance suite checks it); an empty key value fails the request itself.
+fn is_key_type_mismatch(e: &Exception) -> bool {
+    crate::table::key::is_schema_mismatch(e)
+        || e.message()
+            .starts_with("One or more parameter values were invalid: Type mismatch for key ")
+}
+
+fn validation_reason(e: &Exception) -> CancellationReason {
+    CancellationReason {
+        code: Some("ValidationError".to_string()),
+        message: Some(e.message().to_string()),
+        item: None,
+    }
+}
+
 pub(crate) fn execute(
     state: &mut State,
     input: &TransactWriteItemsInput,
@@ -261,7 +279,8 @@ pub(crate) fn execute(
     let n = input.transact_items.len();
     if n == 0 || n > MAX_ACTIONS {
         return Err(Exception::validation(format!(
-            "1 validation error detected: Value '{n}' at 'transactItems' failed to satisfy constraint: Member must have length {}",
+            "1 validation error detected: Value '{}' at 'transactItems' failed to satisfy constraint: Member must have length {}",
+            super::echo::transact_write_items(&input.transact_items),
             if n == 0 { "greater than or equal to 1" } else { "less than or equal to 100" }
         )));
     }
@@ -294,7 +313,7 @@ pub(crate) fn execute(
     let mut aggregate = 0usize;
     for item in &input.transact_items {
         let c = common(item)?;
-        let name = require_table_name(c.table_name)?.to_string();
+        let name = require_data_table_name(c.table_name)?.to_string();
         let parsed = parse_expressions(&ExpressionInput {
             condition: c.condition,
             update: item
@@ -303,6 +322,11 @@ pub(crate) fn execute(
                 .and_then(|u| u.update_expression.as_deref()),
             names: c.names,
             values: c.values,
+            value_expressions: if item.update.is_some() {
+                &["UpdateExpression", "ConditionExpression"]
+            } else {
+                &["ConditionExpression"]
+            },
             ..ExpressionInput::default()
         })?;
         let table = table(state, &name)?;
@@ -313,8 +337,15 @@ pub(crate) fn execute(
                         "The parameter 'Item' is required but was not present in the request",
                     )
                 })?;
-                let (k, it) = prepare_item(table, raw, state.config.max_item_size, false)?;
-                (k, Some(it))
+                match prepare_item(table, raw, state.config.max_item_size, false) {
+                    Ok((k, it)) => (k, Some(it)),
+                    Err(e) if is_key_type_mismatch(&e) => {
+                        reasons.push(validation_reason(&e));
+                        actions.push(None);
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                }
             }
             None => {
                 let raw = item
@@ -328,7 +359,15 @@ pub(crate) fn execute(
                             "The parameter 'Key' is required but was not present in the request",
                         )
                     })?;
-                (table.schema().key_of_key(raw)?, None)
+                match table.schema().key_of_key(raw) {
+                    Ok(k) => (k, None),
+                    Err(e) if is_key_type_mismatch(&e) => {
+                        reasons.push(validation_reason(&e));
+                        actions.push(None);
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                }
             }
         };
         if !seen.insert((name.clone(), key.clone())) {
@@ -364,7 +403,8 @@ pub(crate) fn execute(
                 parsed.update.as_ref(),
                 state.config.max_item_size,
             ) {
-                Ok(plan) => Some(Some(plan.new)),
+                // An update that creates nothing writes nothing, like a condition check.
+                Ok(plan) => plan.new.map(Some),
                 Err(e) => {
                     reasons.push(CancellationReason {
                         code: Some("ValidationError".to_string()),

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use super::builder::{item_setters, map_setters, placeholder_setters, string_setter, value_setter};
 use super::{
     admit_item_write, check_index_keys, check_item_size, check_writable, condition_failed,
-    require_table_name, table, write_cost,
+    require_data_table_name, table, write_cost,
 };
 use crate::client::Client;
 use crate::error::{Exception, Result};
@@ -126,7 +126,9 @@ impl UpdateItemFluentBuilder {
 pub(crate) struct PlannedUpdate {
     pub key: StoreKey,
     pub old: Option<Item>,
-    pub new: Item,
+    /// The item after the update; `None` when there was none and the update only removes
+    /// attributes, which creates nothing (see `plan_update`).
+    pub new: Option<Item>,
 }
 
 /// Computes the new item of an update (validation only; nothing is written).
@@ -147,6 +149,23 @@ pub(crate) fn plan_update(
         }
     }
     let old = table.store.current(&key).cloned();
+    // An update that only removes, of an item that does not exist, creates nothing and
+    // reports nothing (not even with ALL_NEW), as DynamoDB does (a peer suite run against
+    // the service checks it); the upsert rule is for updates that set or add something. Its
+    // paths are not checked either: `REMOVE a.b` of a missing item is no error, though it is
+    // of an item without `a`.
+    let only_removes = update.is_some_and(|u| {
+        u.actions
+            .iter()
+            .all(|a| matches!(a, crate::expr::UpdateAction::Remove(_)))
+    });
+    if old.is_none() && only_removes {
+        return Ok(PlannedUpdate {
+            key,
+            old,
+            new: None,
+        });
+    }
     let base = old.clone().unwrap_or_else(|| schema.key_item(&key));
     let new = match update {
         Some(update) => canonicalize_item(update.apply(&base)?)?,
@@ -154,16 +173,21 @@ pub(crate) fn plan_update(
     };
     check_index_keys(table, &new)?;
     check_item_size(&new, max_item_size, true)?;
-    Ok(PlannedUpdate { key, old, new })
+    Ok(PlannedUpdate {
+        key,
+        old,
+        new: Some(new),
+    })
 }
 
 pub(crate) fn execute(state: &mut State, input: &UpdateItemInput) -> Result<UpdateItemOutput> {
-    let name = require_table_name(&input.table_name)?;
+    let name = require_data_table_name(&input.table_name)?;
     let exprs = ExpressionInput {
         update: input.update_expression.as_deref(),
         condition: input.condition_expression.as_deref(),
         names: input.expression_attribute_names.as_ref(),
         values: input.expression_attribute_values.as_ref(),
+        value_expressions: &["UpdateExpression", "ConditionExpression"],
         ..ExpressionInput::default()
     };
     let legacy = super::legacy::LegacyInput {
@@ -194,15 +218,17 @@ pub(crate) fn execute(state: &mut State, input: &UpdateItemInput) -> Result<Upda
         parsed.update.as_ref(),
         state.config.max_item_size,
     )?;
-    let consumption = admit_item_write(state, name, &plan.key, Some(&plan.new), false)?;
-    let attributes = return_values(
-        input.return_values,
-        parsed.update.as_ref(),
-        plan.old.as_ref(),
-        &plan.new,
-    );
-    if plan.old.as_ref() != Some(&plan.new) {
-        state.commit_write(name, plan.key, Some(plan.new));
+    let consumption = admit_item_write(state, name, &plan.key, plan.new.as_ref(), false)?;
+    let attributes = plan.new.as_ref().and_then(|new| {
+        return_values(
+            input.return_values,
+            parsed.update.as_ref(),
+            plan.old.as_ref(),
+            new,
+        )
+    });
+    if let Some(new) = plan.new.filter(|new| plan.old.as_ref() != Some(new)) {
+        state.commit_write(name, plan.key, Some(new));
     }
     Ok(UpdateItemOutput {
         attributes,

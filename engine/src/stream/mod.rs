@@ -153,6 +153,9 @@ pub struct Stream {
     pub next_shard: u32,
     /// Set when the stream was disabled: no more records.
     pub disabled: bool,
+    /// When the stream was enabled (simulated ms): DescribeStream's
+    /// `CreationRequestDateTime`.
+    pub created_ms: u64,
 }
 
 impl Stream {
@@ -171,6 +174,7 @@ impl Stream {
             next_sequence: SEQUENCE_BASE,
             next_shard: 0,
             disabled: false,
+            created_ms: now_ms,
         };
         for p in partitions {
             stream.open_shard(*p, None, now_ms);
@@ -199,8 +203,25 @@ impl Stream {
             .find(|s| s.partition == partition && s.ending_sequence_number.is_none())
     }
 
+    /// Disables the stream: no more records, and every open shard is closed at its last
+    /// record, so DescribeStream shows each with an `EndingSequenceNumber` (as the service
+    /// does once a stream is disabled); a shard that never had a record ends where it began.
+    pub fn disable(&mut self) {
+        self.disabled = true;
+        for s in &mut self.shards {
+            if s.ending_sequence_number.is_none() {
+                let last = s.records.last().map_or(s.starting_sequence_number, |r| r.0);
+                s.ending_sequence_number = Some(last);
+            }
+        }
+    }
+
     /// Closes the parent partition's shard and opens one per child.
     pub fn on_split(&mut self, parent: u32, children: [u32; 2], now_ms: u64) {
+        if self.disabled {
+            // Its shards are all closed; a disabled stream gets no new ones.
+            return;
+        }
         let seq = self.next_sequence;
         let parent_id = self.open_shard_of(parent).map(|s| {
             s.ending_sequence_number = Some(seq.saturating_sub(1).max(s.starting_sequence_number));

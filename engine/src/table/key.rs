@@ -241,15 +241,11 @@ impl KeySchema {
         if key.len() != expected {
             return Err(schema_mismatch());
         }
-        let pk = key_attribute(key, &self.pk)
-            .and_then(|v| KeyValue::from_attribute(v, self.pk_type))
-            .ok_or_else(schema_mismatch)?;
+        let pk = key_part(key_attribute(key, &self.pk), self.pk_type)?;
         check_key_value(&self.pk, &pk, true)?;
         let sk = match &self.sk {
             Some((name, t)) => {
-                let v = key_attribute(key, name)
-                    .and_then(|v| KeyValue::from_attribute(v, *t))
-                    .ok_or_else(schema_mismatch)?;
+                let v = key_part(key_attribute(key, name), *t)?;
                 check_key_value(name, &v, false)?;
                 Some(v)
             }
@@ -292,8 +288,31 @@ fn key_attribute<'a>(key: &'a Item, name: &str) -> Option<&'a AttributeValue> {
     key.iter().find(|(n, _)| n.as_str() == name).map(|(_, v)| v)
 }
 
+/// One attribute of a `Key` parameter as a key value: absent or of another type is the
+/// schema mismatch; a number the service cannot store (`1E+126`, 39 significant digits) is
+/// refused with the number's own message (overflow, underflow, significant digits), as the
+/// service refuses it, not as a schema mismatch.
+fn key_part(value: Option<&AttributeValue>, t: ScalarAttributeType) -> Result<KeyValue> {
+    match (value, t) {
+        (Some(AttributeValue::N(n)), ScalarAttributeType::N) => {
+            Ok(KeyValue::N(Arc::new(Number::parse(n)?)))
+        }
+        (Some(v), t) => KeyValue::from_attribute(v, t).ok_or_else(schema_mismatch),
+        (None, _) => Err(schema_mismatch()),
+    }
+}
+
+/// The message of a `Key` that does not name exactly the table's key attributes, typed.
+pub const SCHEMA_MISMATCH: &str = "The provided key element does not match the schema";
+
 fn schema_mismatch() -> Exception {
-    Exception::validation("The provided key element does not match the schema")
+    Exception::validation(SCHEMA_MISMATCH)
+}
+
+/// Whether `e` is the "does not match the schema" refusal of a `Key` (which a transaction
+/// reports as one action's `ValidationError` reason rather than as the request's error).
+pub fn is_schema_mismatch(e: &Exception) -> bool {
+    matches!(e, Exception::Validation { message } if message == SCHEMA_MISMATCH)
 }
 
 fn item_key_part(item: &Item, name: &str, t: ScalarAttributeType, is_pk: bool) -> Result<KeyValue> {

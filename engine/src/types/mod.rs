@@ -443,11 +443,19 @@ impl Capacity {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct BillingModeSummary {
     pub billing_mode: Option<BillingMode>,
+    /// When the table last became on-demand: at its creation if it was created so, or when
+    /// UpdateTable switched it. Absent for a table that has always been provisioned.
+    pub last_update_to_pay_per_request_date_time: Option<crate::primitives::DateTime>,
 }
 
 impl BillingModeSummary {
     pub fn billing_mode(&self) -> Option<&BillingMode> {
         self.billing_mode.as_ref()
+    }
+    pub fn last_update_to_pay_per_request_date_time(
+        &self,
+    ) -> Option<&crate::primitives::DateTime> {
+        self.last_update_to_pay_per_request_date_time.as_ref()
     }
 }
 
@@ -475,6 +483,8 @@ impl ProvisionedThroughputDescription {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct GlobalSecondaryIndexDescription {
     pub index_name: Option<String>,
+    /// `<table ARN>/index/<index name>`.
+    pub index_arn: Option<String>,
     pub key_schema: Option<Vec<KeySchemaElement>>,
     pub projection: Option<Projection>,
     pub index_status: Option<IndexStatus>,
@@ -488,6 +498,9 @@ pub struct GlobalSecondaryIndexDescription {
 impl GlobalSecondaryIndexDescription {
     pub fn index_name(&self) -> Option<&str> {
         self.index_name.as_deref()
+    }
+    pub fn index_arn(&self) -> Option<&str> {
+        self.index_arn.as_deref()
     }
     pub fn key_schema(&self) -> &[KeySchemaElement] {
         self.key_schema.as_deref().unwrap_or_default()
@@ -516,6 +529,8 @@ impl GlobalSecondaryIndexDescription {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct LocalSecondaryIndexDescription {
     pub index_name: Option<String>,
+    /// `<table ARN>/index/<index name>`.
+    pub index_arn: Option<String>,
     pub key_schema: Option<Vec<KeySchemaElement>>,
     pub projection: Option<Projection>,
     pub item_count: Option<i64>,
@@ -525,6 +540,9 @@ pub struct LocalSecondaryIndexDescription {
 impl LocalSecondaryIndexDescription {
     pub fn index_name(&self) -> Option<&str> {
         self.index_name.as_deref()
+    }
+    pub fn index_arn(&self) -> Option<&str> {
+        self.index_arn.as_deref()
     }
     pub fn key_schema(&self) -> &[KeySchemaElement] {
         self.key_schema.as_deref().unwrap_or_default()
@@ -549,6 +567,8 @@ impl LocalSecondaryIndexDescription {
 pub struct TableDescription {
     pub table_name: Option<String>,
     pub table_arn: Option<String>,
+    /// A unique identifier of the table (a UUID; see `table::settings`).
+    pub table_id: Option<String>,
     pub table_status: Option<TableStatus>,
     pub key_schema: Option<Vec<KeySchemaElement>>,
     pub attribute_definitions: Option<Vec<AttributeDefinition>>,
@@ -559,9 +579,9 @@ pub struct TableDescription {
     pub stream_specification: Option<StreamSpecification>,
     pub latest_stream_arn: Option<String>,
     pub latest_stream_label: Option<String>,
-    /// Not part of the SDK (its `creation_date_time` is a `DateTime`): simulated
-    /// milliseconds since the world's epoch.
-    pub creation_date_time_ms: Option<u64>,
+    /// When the table was created: the world's clock on its calendar
+    /// ([`crate::primitives::DateTime`]).
+    pub creation_date_time: Option<crate::primitives::DateTime>,
     pub item_count: Option<i64>,
     pub table_size_bytes: Option<i64>,
     /// The other Regions' replicas of a global table (absent for a single-Region table).
@@ -627,9 +647,11 @@ impl TableDescription {
     pub fn latest_stream_label(&self) -> Option<&str> {
         self.latest_stream_label.as_deref()
     }
-    /// Not part of the SDK: see the field.
-    pub fn creation_date_time_ms(&self) -> Option<u64> {
-        self.creation_date_time_ms
+    pub fn creation_date_time(&self) -> Option<&crate::primitives::DateTime> {
+        self.creation_date_time.as_ref()
+    }
+    pub fn table_id(&self) -> Option<&str> {
+        self.table_id.as_deref()
     }
     pub fn item_count(&self) -> Option<i64> {
         self.item_count

@@ -97,3 +97,21 @@ pub fn message<T: std::fmt::Debug, E: ProvideErrorMetadata + std::fmt::Debug>(
         .unwrap_or_default()
         .to_string()
 }
+
+/// Asserts a constraint message that quotes the request's value back (DynamoDB renders it
+/// with its Java model's `toString`): `1 validation error detected: Value '<value>' at
+/// <rest>`, the value starting with `value_start` (the whole value can run to kilobytes).
+pub fn assert_echoed(message: &str, value_start: &str, rest: &str) {
+    let head = format!("1 validation error detected: Value '{value_start}");
+    assert!(
+        message.starts_with(&head),
+        "expected a message starting {head:?}, got {:?}",
+        &message[..message.len().min(300)]
+    );
+    let tail = format!("' at {rest}");
+    assert!(
+        message.ends_with(&tail),
+        "expected a message ending {tail:?}, got …{:?}",
+        &message[message.len().saturating_sub(300)..]
+    );
+}
