@@ -307,3 +307,47 @@ fn streams_page_on_the_wire_and_unknown_fields_are_ignored() {
         .unwrap()
         .contains("greater than or equal to 1"));
 }
+
+#[test]
+fn descriptions_carry_the_table_id_index_arns_and_dates_on_the_worlds_calendar() {
+    let (addr, world) = start(ClockMode::Manual);
+    let mut conn = Conn::open(addr);
+    let body = r#"{"TableName":"docs","AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"},{"AttributeName":"SK","AttributeType":"S"},{"AttributeName":"G","AttributeType":"S"}],"KeySchema":[{"AttributeName":"PK","KeyType":"HASH"},{"AttributeName":"SK","KeyType":"RANGE"}],"GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"G","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}],"LocalSecondaryIndexes":[{"IndexName":"byG2","KeySchema":[{"AttributeName":"PK","KeyType":"HASH"},{"AttributeName":"G","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}],"BillingMode":"PAY_PER_REQUEST","StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"}}"#;
+    assert_eq!(conn.call(&ddb("CreateTable"), body).status, 200);
+    let t = conn
+        .call(&ddb("DescribeTable"), r#"{"TableName":"docs"}"#)
+        .json();
+    let t = &t["Table"];
+    let arn = t["TableArn"].as_str().unwrap();
+    assert_eq!(t["TableId"].as_str().unwrap().len(), 36);
+    assert_eq!(
+        t["GlobalSecondaryIndexes"][0]["IndexArn"],
+        serde_json::json!(format!("{arn}/index/byG"))
+    );
+    assert_eq!(
+        t["LocalSecondaryIndexes"][0]["IndexArn"],
+        serde_json::json!(format!("{arn}/index/byG2"))
+    );
+    let epoch = world.epoch_seconds() as f64;
+    assert_eq!(t["CreationDateTime"], serde_json::json!(epoch));
+    assert_eq!(
+        t["BillingModeSummary"]["LastUpdateToPayPerRequestDateTime"],
+        serde_json::json!(epoch)
+    );
+    let stream = conn
+        .call(
+            "DynamoDBStreams_20120810.DescribeStream",
+            &format!(r#"{{"StreamArn":"{}"}}"#, t["LatestStreamArn"].as_str().unwrap()),
+        )
+        .json();
+    assert_eq!(
+        stream["StreamDescription"]["CreationRequestDateTime"],
+        serde_json::json!(epoch)
+    );
+    let deleted = conn
+        .call(&ddb("DeleteTable"), r#"{"TableName":"docs"}"#)
+        .json();
+    let d = &deleted["TableDescription"];
+    assert_eq!(d["TableStatus"], serde_json::json!("DELETING"));
+    assert!(d.get("KeySchema").is_none() && d.get("GlobalSecondaryIndexes").is_none());
+}

@@ -1,7 +1,9 @@
 //! DeleteTable: remove a table, its items, indexes and stream.
 //!
 //! In DynamoDB the table goes through `DELETING` for a while; here deletion is immediate
-//! (the response still reports `DELETING`, as DynamoDB's does).
+//! (the response still reports `DELETING`, as DynamoDB's does, in the reduced description
+//! the service gives a table on its way out: no key schema, attribute definitions or index
+//! lists).
 
 use super::builder::string_setter;
 use super::describe_table::describe;

@@ -5,7 +5,11 @@
 //! `CREATING` with `Backfilling = true` while the existing items are copied in (on the
 //! simulated clock), and cannot be queried until it is `ACTIVE`; writes made meanwhile reach
 //! it too. Deleting an index leaves the table's data and traffic alone. Enabling a stream
-//! when one is enabled is `ResourceInUseException`; a new stream gets a new ARN and label.
+//! when one is enabled is a ValidationException (as the service answers; the reference's
+//! `ResourceInUseException` is the older documentation's); a new stream gets a new ARN and
+//! label; disabling one closes its shards, each then showing its `EndingSequenceNumber`.
+//! Throughput must be at least 1, and must change: the same figures again are refused. The
+//! answer describes the table as `UPDATING` (DescribeTable says `ACTIVE` at once).
 //!
 //! `replica_updates` (global tables version 2019.11.21) adds a replica of the table in
 //! another Region — the table becomes a global table, replicated as [`crate::global`]

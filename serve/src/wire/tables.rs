@@ -67,7 +67,7 @@ pub fn create_table(api: &Api, req: &Fields<'_>) -> Result<Value> {
         .put(
             "TableDescription",
             out.table_description()
-                .map(|t| table_description(t, api.epoch_seconds)),
+                .map(table_description),
         )
         .done())
 }
@@ -84,7 +84,7 @@ pub fn describe_table(api: &Api, req: &Fields<'_>) -> Result<Value> {
             "Table",
             out.table
                 .as_ref()
-                .map(|t| table_description(t, api.epoch_seconds)),
+                .map(table_description),
         )
         .done())
 }
@@ -101,7 +101,7 @@ pub fn delete_table(api: &Api, req: &Fields<'_>) -> Result<Value> {
             "TableDescription",
             out.table_description
                 .as_ref()
-                .map(|t| table_description(t, api.epoch_seconds)),
+                .map(table_description),
         )
         .done())
 }
@@ -192,7 +192,7 @@ pub fn update_table(api: &Api, req: &Fields<'_>) -> Result<Value> {
             "TableDescription",
             out.table_description
                 .as_ref()
-                .map(|t| table_description(t, api.epoch_seconds)),
+                .map(table_description),
         )
         .done())
 }

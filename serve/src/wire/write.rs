@@ -161,14 +161,10 @@ pub fn stream_specification(s: &StreamSpecification) -> Value {
         .done()
 }
 
-fn index_arn(table_arn: Option<&str>, index: Option<&str>) -> Option<Value> {
-    Some(Value::String(format!("{}/index/{}", table_arn?, index?)))
-}
-
-fn gsi(d: &GlobalSecondaryIndexDescription, table_arn: Option<&str>) -> Value {
+fn gsi(d: &GlobalSecondaryIndexDescription) -> Value {
     Out::new()
         .str("IndexName", d.index_name())
-        .put("IndexArn", index_arn(table_arn, d.index_name()))
+        .str("IndexArn", d.index_arn())
         .put("KeySchema", d.key_schema.as_deref().map(key_schema))
         .put("Projection", d.projection().map(projection))
         .str("IndexStatus", d.index_status().map(|s| s.as_str()))
@@ -182,10 +178,10 @@ fn gsi(d: &GlobalSecondaryIndexDescription, table_arn: Option<&str>) -> Value {
         .done()
 }
 
-fn lsi(d: &LocalSecondaryIndexDescription, table_arn: Option<&str>) -> Value {
+fn lsi(d: &LocalSecondaryIndexDescription) -> Value {
     Out::new()
         .str("IndexName", d.index_name())
-        .put("IndexArn", index_arn(table_arn, d.index_name()))
+        .str("IndexArn", d.index_arn())
         .put("KeySchema", d.key_schema.as_deref().map(key_schema))
         .put("Projection", d.projection().map(projection))
         .put("ItemCount", d.item_count.map(Value::from))
@@ -198,12 +194,17 @@ pub fn timestamp(epoch_ms: u64) -> Value {
     number(epoch_ms as f64 / 1000.0)
 }
 
-/// `TableDescription`; `epoch_seconds` is the world's start, to date the creation.
-pub fn table_description(t: &TableDescription, epoch_seconds: u64) -> Value {
-    let arn = t.table_arn();
+/// A `DateTime` of the engine's shapes (already on the world's calendar), as a timestamp.
+fn date_time(d: &engine::primitives::DateTime) -> Value {
+    timestamp(d.secs() as u64 * 1000 + u64::from(d.subsec_nanos() / 1_000_000))
+}
+
+/// `TableDescription` (its dates are on the world's calendar already).
+pub fn table_description(t: &TableDescription) -> Value {
     Out::new()
         .str("TableName", t.table_name())
-        .str("TableArn", arn)
+        .str("TableArn", t.table_arn())
+        .str("TableId", t.table_id())
         .str("TableStatus", t.table_status().map(|s| s.as_str()))
         .put("KeySchema", t.key_schema.as_deref().map(key_schema))
         .put(
@@ -217,6 +218,10 @@ pub fn table_description(t: &TableDescription, epoch_seconds: u64) -> Value {
             t.billing_mode_summary().map(|b| {
                 Out::new()
                     .str("BillingMode", b.billing_mode().map(|m| m.as_str()))
+                    .put(
+                        "LastUpdateToPayPerRequestDateTime",
+                        b.last_update_to_pay_per_request_date_time().map(date_time),
+                    )
                     .done()
             }),
         )
@@ -229,14 +234,14 @@ pub fn table_description(t: &TableDescription, epoch_seconds: u64) -> Value {
             t.global_secondary_indexes
                 .as_ref()
                 .filter(|l| !l.is_empty())
-                .map(|l| Value::Array(l.iter().map(|d| gsi(d, arn)).collect())),
+                .map(|l| Value::Array(l.iter().map(gsi).collect())),
         )
         .put(
             "LocalSecondaryIndexes",
             t.local_secondary_indexes
                 .as_ref()
                 .filter(|l| !l.is_empty())
-                .map(|l| Value::Array(l.iter().map(|d| lsi(d, arn)).collect())),
+                .map(|l| Value::Array(l.iter().map(lsi).collect())),
         )
         .put(
             "StreamSpecification",
@@ -246,11 +251,7 @@ pub fn table_description(t: &TableDescription, epoch_seconds: u64) -> Value {
         )
         .str("LatestStreamArn", t.latest_stream_arn())
         .str("LatestStreamLabel", t.latest_stream_label())
-        .put(
-            "CreationDateTime",
-            t.creation_date_time_ms
-                .map(|ms| timestamp(epoch_seconds * 1000 + ms)),
-        )
+        .put("CreationDateTime", t.creation_date_time().map(date_time))
         .put("ItemCount", t.item_count.map(Value::from))
         .put("TableSizeBytes", t.table_size_bytes.map(Value::from))
         .put(
@@ -288,6 +289,10 @@ pub fn stream_description(d: &StreamDescription) -> Value {
         .str("StreamLabel", d.stream_label())
         .str("StreamStatus", d.stream_status().map(|s| s.as_str()))
         .str("StreamViewType", d.stream_view_type().map(|s| s.as_str()))
+        .put(
+            "CreationRequestDateTime",
+            d.creation_request_date_time().map(date_time),
+        )
         .str("TableName", d.table_name())
         .put("KeySchema", d.key_schema.as_deref().map(key_schema))
         .put("Shards", Some(Value::Array(shards.collect())))
