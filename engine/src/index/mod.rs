@@ -243,6 +243,14 @@ fn projected_size(index: &Index, table: &KeySchema, item: &Item) -> usize {
     }
 }
 
+/// Whether an index keeps the top-level attribute `name` of the items it holds.
+pub fn projects(index: &Index, table: &KeySchema, name: &str) -> bool {
+    match index.projection_type() {
+        ProjectionType::All => true,
+        kind => kept(index, table, kind, name),
+    }
+}
+
 fn kept(index: &Index, table: &KeySchema, kind: ProjectionType, name: &str) -> bool {
     table.is_key_attribute(name)
         || index.store.schema.is_key_attribute(name)
@@ -428,7 +436,9 @@ pub fn next_due(table: &Table) -> Option<u64> {
 }
 
 /// Copies every item of the table into a new index and makes it `ACTIVE`. Items whose index
-/// key attributes have the wrong type are skipped, as DynamoDB's backfill does.
+/// key attributes have the wrong type, are empty (`""`, an empty binary) or too long for a key
+/// (2,048 / 1,024 bytes) are skipped, as DynamoDB's backfill does: they are already in the
+/// table, where no write checked them against a key that did not exist yet.
 pub fn backfill(
     table: &mut Table,
     name: &str,
@@ -448,7 +458,14 @@ pub fn backfill(
         return;
     };
     for item in items {
-        if let Some(key) = entry_key(&index.store.schema, &schema, &item) {
+        let key = entry_key(&index.store.schema, &schema, &item).filter(|k| {
+            let name = &index.store.schema.pk;
+            crate::table::key::check_key_value(name, &k.pk, true).is_ok()
+                && k.sk
+                    .as_ref()
+                    .is_none_or(|sk| crate::table::key::check_key_value(name, sk, false).is_ok())
+        });
+        if let Some(key) = key {
             let entry = project(index, &schema, &item);
             index.store.write(key, Some(entry), now_ms, rng, timing);
         }

@@ -54,6 +54,9 @@ struct_setters!(WriteRequest => WriteRequestBuilder, infallible {
 pub struct BatchWriteItemInput {
     pub request_items: HashMap<String, Vec<WriteRequest>>,
     pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+    /// `SIZE`: report the item collections the batch changed (tables with local secondary
+    /// indexes only).
+    pub return_item_collection_metrics: Option<crate::types::ReturnItemCollectionMetrics>,
 }
 
 /// What BatchWriteItem returns.
@@ -62,9 +65,18 @@ pub struct BatchWriteItemOutput {
     /// The writes not applied this time, in the request's shape. Empty when all were applied.
     pub unprocessed_items: Option<HashMap<String, Vec<WriteRequest>>>,
     pub consumed_capacity: Option<Vec<ConsumedCapacity>>,
+    /// Table → one entry per item collection the batch changed, with
+    /// `ReturnItemCollectionMetrics=SIZE` (tables with local secondary indexes only).
+    pub item_collection_metrics:
+        Option<HashMap<String, Vec<crate::types::ItemCollectionMetrics>>>,
 }
 
 impl BatchWriteItemOutput {
+    pub fn item_collection_metrics(
+        &self,
+    ) -> Option<&HashMap<String, Vec<crate::types::ItemCollectionMetrics>>> {
+        self.item_collection_metrics.as_ref()
+    }
     pub fn unprocessed_items(&self) -> Option<&HashMap<String, Vec<WriteRequest>>> {
         self.unprocessed_items.as_ref()
     }
@@ -98,6 +110,7 @@ impl BatchWriteItemFluentBuilder {
         self
     }
     value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
+    value_setter!(return_item_collection_metrics, set_return_item_collection_metrics, get_return_item_collection_metrics: crate::types::ReturnItemCollectionMetrics);
 
     pub fn send(
         self,
@@ -197,7 +210,10 @@ pub(crate) fn execute(
     let mut out = BatchWriteItemOutput {
         unprocessed_items: Some(HashMap::new()),
         consumed_capacity: None,
+        item_collection_metrics: None,
     };
+    let wants_metrics = super::wants_metrics(input.return_item_collection_metrics);
+    let mut written: Vec<(String, StoreKey)> = Vec::new();
     let mut consumption: BTreeMap<String, Consumption> = BTreeMap::new();
     let mut processed = 0usize;
     let mut first_throttle = None;
@@ -229,9 +245,15 @@ pub(crate) fn execute(
         };
         processed += 1;
         consumption.entry(name.clone()).or_default().add(&used);
+        if wants_metrics {
+            written.push((name.clone(), key.clone()));
+        }
         if new.is_some() || exists {
             state.commit_write(&name, key, new);
         }
+    }
+    if wants_metrics {
+        out.item_collection_metrics = Some(super::collections_metrics(state, &written));
     }
     if processed == 0 {
         if let Some(e) = first_throttle {

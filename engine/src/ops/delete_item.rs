@@ -30,6 +30,9 @@ pub struct DeleteItemInput {
     pub expression_attribute_values: Option<HashMap<String, AttributeValue>>,
     pub return_values: Option<ReturnValue>,
     pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+    /// `SIZE`: report the size of the item collection the write changed (tables with local
+    /// secondary indexes only).
+    pub return_item_collection_metrics: Option<crate::types::ReturnItemCollectionMetrics>,
     pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
     /// Legacy: conditions on the stored item (`ConditionExpression`'s predecessor).
     pub expected: Option<HashMap<String, crate::types::ExpectedAttributeValue>>,
@@ -43,6 +46,8 @@ pub struct DeleteItemOutput {
     /// The deleted item, with `ReturnValues=ALL_OLD` and only if one existed.
     pub attributes: Option<Item>,
     pub consumed_capacity: Option<ConsumedCapacity>,
+    /// With `ReturnItemCollectionMetrics=SIZE` on a table with local secondary indexes.
+    pub item_collection_metrics: Option<crate::types::ItemCollectionMetrics>,
 }
 
 impl DeleteItemOutput {
@@ -51,6 +56,9 @@ impl DeleteItemOutput {
     }
     pub fn consumed_capacity(&self) -> Option<&ConsumedCapacity> {
         self.consumed_capacity.as_ref()
+    }
+    pub fn item_collection_metrics(&self) -> Option<&crate::types::ItemCollectionMetrics> {
+        self.item_collection_metrics.as_ref()
     }
 }
 
@@ -81,6 +89,7 @@ impl DeleteItemFluentBuilder {
     placeholder_setters!();
     value_setter!(return_values, set_return_values, get_return_values: ReturnValue);
     value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
+    value_setter!(return_item_collection_metrics, set_return_item_collection_metrics, get_return_item_collection_metrics: crate::types::ReturnItemCollectionMetrics);
     value_setter!(return_values_on_condition_check_failure, set_return_values_on_condition_check_failure, get_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure);
     map_setters!(
         /// Legacy: adds one expected-attribute condition.
@@ -146,6 +155,7 @@ pub(crate) fn execute(state: &mut State, input: &DeleteItemInput) -> Result<Dele
         }
         None => admit_item_write(state, name, &key, None, false)?,
     };
+    let metrics_key = super::wants_metrics(input.return_item_collection_metrics).then(|| key.clone());
     let old = if exists {
         state.commit_write(name, key, None)
     } else {
@@ -158,5 +168,6 @@ pub(crate) fn execute(state: &mut State, input: &DeleteItemInput) -> Result<Dele
     Ok(DeleteItemOutput {
         attributes: attributes.map(crate::table::partition::Stored::into_item),
         consumed_capacity: consumption.report(name, input.return_consumed_capacity),
+        item_collection_metrics: super::collection_metrics(state, name, metrics_key.as_ref()),
     })
 }

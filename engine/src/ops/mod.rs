@@ -223,6 +223,42 @@ pub(crate) fn condition_failed(
     }
 }
 
+/// What a write reports of the item collection it changed, when the request asked for it
+/// (`ReturnItemCollectionMetrics=SIZE`) and the table has local secondary indexes; read
+/// after the write ([`crate::write::item_collection_metrics`]).
+pub(crate) fn collection_metrics(
+    state: &State,
+    table_name: &str,
+    key: Option<&StoreKey>,
+) -> Option<crate::types::ItemCollectionMetrics> {
+    crate::write::item_collection_metrics(state.tables.get(table_name)?, key?)
+}
+
+/// The item-collection metrics of a batch or a transaction: table → one entry per item
+/// collection among the `written` keys (writes to one partition key share one), after the
+/// writes; tables without local secondary indexes have none.
+pub(crate) fn collections_metrics(
+    state: &State,
+    written: &[(String, StoreKey)],
+) -> std::collections::HashMap<String, Vec<crate::types::ItemCollectionMetrics>> {
+    let mut metrics: std::collections::HashMap<String, Vec<crate::types::ItemCollectionMetrics>> =
+        std::collections::HashMap::new();
+    for (name, key) in written {
+        if let Some(m) = collection_metrics(state, name, Some(key)) {
+            let list = metrics.entry(name.clone()).or_default();
+            if !list.contains(&m) {
+                list.push(m);
+            }
+        }
+    }
+    metrics
+}
+
+/// Whether a request asked for item-collection metrics.
+pub(crate) fn wants_metrics(m: Option<crate::types::ReturnItemCollectionMetrics>) -> bool {
+    m == Some(crate::types::ReturnItemCollectionMetrics::Size)
+}
+
 /// Checks that the partition holding `key` can take a write now.
 pub(crate) fn check_writable(state: &State, table_name: &str, key: &StoreKey) -> Result<()> {
     let table = table(state, table_name)?;

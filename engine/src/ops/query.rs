@@ -17,7 +17,9 @@ use std::ops::Bound;
 use super::builder::{
     item_setters, list_setters, map_setters, placeholder_setters, string_setter, value_setter,
 };
-use super::read_path::{evaluated_key, highest_with, lowest_with, start_key, walk, Pager};
+use super::read_path::{
+    evaluated_key, fetched_units, highest_with, lowest_with, start_key, walk, Fetch, Pager,
+};
 use super::{require_data_table_name, table};
 use crate::capacity::{read_units_min_blocks, Consumption, ReadKind};
 use crate::client::Client;
@@ -264,6 +266,13 @@ pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutp
             )
         }),
     )?;
+    let fetch = super::read_path::fetches_from_table(
+        index,
+        &table_schema,
+        input.select,
+        parsed.projection.as_ref(),
+        parsed.filter.as_ref(),
+    );
     let store_schema = index.map_or(table_schema.clone(), |i| i.store.schema.clone());
     let base_schema = index.map(|_| &table_schema);
     let key_condition = parsed
@@ -309,17 +318,21 @@ pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutp
 
     let now = state.now_ms;
     let State { tables, rng, .. } = &mut *state;
-    let table = tables.get_mut(name).expect("checked above");
-    let store = match &input.index_name {
-        Some(i) => {
-            &mut table
-                .indexes
+    let crate::table::Table {
+        store: base_store,
+        indexes,
+        ..
+    } = tables.get_mut(name).expect("checked above");
+    let (store, base_store) = match &input.index_name {
+        Some(i) => (
+            &mut indexes
                 .iter_mut()
                 .find(|x| &x.name == i)
                 .expect("checked above")
-                .store
-        }
-        None => &mut table.store,
+                .store,
+            Some(&*base_store),
+        ),
+        None => (base_store, None),
     };
     let p = store.locate(hash);
     let replica = store.read_replica(p, consistent, rng)?;
@@ -330,7 +343,11 @@ pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutp
         parsed.filter.as_ref(),
         parsed.projection.as_ref(),
         count_only,
-    );
+    )
+    .fetching(base_store.filter(|_| fetch).map(|store| Fetch {
+        store,
+        schema: &table_schema,
+    }));
     for (key, item) in walk(data, lo, hi, forward) {
         if let (Some(cond), Some(sk)) = (&key_condition.sort, sk_name) {
             if !item.get(sk).is_some_and(|v| cond.matches(v)) {
@@ -346,21 +363,25 @@ pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutp
         .as_ref()
         .and_then(|k| data.get(k))
         .map(|item| evaluated_key(item, &store_schema, base_schema));
-    state.log.read_items(pager.scanned);
-    let units = read_units_min_blocks(pager.bytes, ReadKind::from_consistent(consistent), 1);
+    // The page, apart from its borrows of the stores (the fetch source among them).
+    let page = pager.finish();
+    state.log.read_items(page.scanned);
+    let units = read_units_min_blocks(page.bytes, ReadKind::from_consistent(consistent), 1);
+    let fetched = fetched_units(&page.fetched, consistent);
     match (
         &input.index_name,
         index_kind(state, name, input.index_name.as_deref()),
     ) {
         (Some(i), Some(IndexKind::Global)) => state.admit_index_read(name, i, hash, units)?,
-        _ => state.admit_read(name, hash, units)?,
+        _ => state.admit_read(name, hash, units + fetched)?,
     }
     let consumption = match (
         &input.index_name,
         index_kind(state, name, input.index_name.as_deref()),
     ) {
         (Some(i), Some(kind)) => {
-            let mut c = Consumption::default();
+            // Items fetched from the table are the table's reads.
+            let mut c = Consumption::read(fetched);
             c.indexes
                 .insert(i.clone(), (units, 0.0, kind == IndexKind::Global));
             c
@@ -368,9 +389,9 @@ pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutp
         _ => Consumption::read(units),
     };
     Ok(QueryOutput {
-        items: (!count_only).then_some(pager.items),
-        count: pager.count as i32,
-        scanned_count: pager.scanned as i32,
+        items: (!count_only).then_some(page.items),
+        count: page.count as i32,
+        scanned_count: page.scanned as i32,
         last_evaluated_key,
         consumed_capacity: consumption.report(name, input.return_consumed_capacity),
     })

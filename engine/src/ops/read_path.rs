@@ -5,6 +5,16 @@
 //! filter → apply the projection. The walk stops when `Limit` items have been *read* (not
 //! returned) or 1 MB has been read, and then — whether or not anything remains — the page
 //! carries a `LastEvaluatedKey`. Only a page that ran out of items has none.
+//!
+//! **Reading a local index past its projection.** A Query or Scan of a local secondary index
+//! that asks for attributes the index does not hold — `Select=ALL_ATTRIBUTES`, or a
+//! projection or filter naming a non-projected attribute — gets them from the table, as
+//! DynamoDB does: each index entry read is completed with the table's item (same partition
+//! key, so the same partition), at extra cost — every fetched item is charged on its own,
+//! its whole size rounded up to 4 KB, on top of the index entries' page (reference §3.2). A
+//! global index cannot do this (the request is refused before, `check_select`). The fetch
+//! reads the table's current item (its leader's), also for an eventually consistent read: the
+//! model does not pick a second replica for it.
 
 use std::ops::Bound;
 
@@ -12,6 +22,8 @@ use crate::error::{Exception, Result};
 use crate::expr::{Condition, Projection};
 use crate::table::key::{KeySchema, KeyValue, StoreKey};
 use crate::table::partition::{Data, Stored};
+use crate::table::{Index, IndexKind, Store};
+use crate::types::{ProjectionType, Select};
 use crate::value::Item;
 use std::sync::Arc;
 
@@ -33,6 +45,45 @@ pub(crate) struct Pager<'a> {
     pub bytes: usize,
     /// Set when the page stopped early: the key of the last item read.
     pub last: Option<StoreKey>,
+    /// For a local index read past its projection: the table to complete entries from.
+    pub fetch: Option<Fetch<'a>>,
+    /// The size of every table item fetched (each is charged on its own).
+    pub fetched: Vec<usize>,
+}
+
+/// Where a local index's entries are completed from: the table's store and key schema.
+pub(crate) struct Fetch<'a> {
+    pub store: &'a Store,
+    pub schema: &'a KeySchema,
+}
+
+/// Whether a read of `index` must fetch table items (see the module's essay): a local index
+/// not projecting `ALL`, and `Select=ALL_ATTRIBUTES` or a projection or filter naming an
+/// attribute the index does not keep.
+pub(crate) fn fetches_from_table(
+    index: Option<&Index>,
+    table: &KeySchema,
+    select: Option<Select>,
+    projection: Option<&Projection>,
+    filter: Option<&Condition>,
+) -> bool {
+    let Some(index) = index.filter(|i| i.kind == IndexKind::Local) else {
+        return false;
+    };
+    if index.projection_type() == ProjectionType::All {
+        return false;
+    }
+    if select == Some(Select::AllAttributes) {
+        return true;
+    }
+    let names = projection
+        .map(Projection::top_level_names)
+        .unwrap_or_default()
+        .into_iter()
+        .chain(filter.map(Condition::top_level_names).unwrap_or_default());
+    names
+        .into_iter()
+        .any(|n| !crate::index::projects(index, table, n))
 }
 
 impl<'a> Pager<'a> {
@@ -58,14 +109,31 @@ impl<'a> Pager<'a> {
             scanned: 0,
             bytes: 0,
             last: None,
+            fetch: None,
+            fetched: Vec::new(),
         }
+    }
+
+    /// Completes every entry read with the table's item (a local index read past its
+    /// projection).
+    pub fn fetching(mut self, fetch: Option<Fetch<'a>>) -> Self {
+        self.fetch = fetch;
+        self
     }
 
     /// Reads one item into the page; false when the page is full.
     pub fn offer(&mut self, key: &StoreKey, stored: &Stored) -> bool {
-        let item: &Item = stored;
         self.scanned += 1;
         self.bytes += stored.size();
+        let fetched = self.fetch.as_ref().and_then(|f| {
+            let (pk, sk) = key.base.as_deref()?;
+            f.store
+                .current_stored(&f.schema.store_key(pk.clone(), sk.clone()))
+        });
+        if let Some(full) = fetched {
+            self.fetched.push(full.size());
+        }
+        let item: &Item = fetched.map_or(stored, |s| s);
         if self.filter.is_none_or(|f| f.evaluate(Some(item))) {
             self.count += 1;
             if !self.count_only {
@@ -85,6 +153,36 @@ impl<'a> Pager<'a> {
     pub fn is_full(&self) -> bool {
         self.last.is_some()
     }
+
+    /// The page read, without the pager's borrows.
+    pub fn finish(self) -> Page {
+        Page {
+            items: self.items,
+            count: self.count,
+            scanned: self.scanned,
+            bytes: self.bytes,
+            fetched: self.fetched,
+        }
+    }
+}
+
+/// One page, read: what Query and Scan answer and charge.
+pub(crate) struct Page {
+    pub items: Vec<Item>,
+    pub count: usize,
+    pub scanned: usize,
+    pub bytes: usize,
+    pub fetched: Vec<usize>,
+}
+
+/// What the table items a page fetched cost: each its whole size rounded up to 4 KB, as a
+/// strongly or eventually consistent read.
+pub(crate) fn fetched_units(sizes: &[usize], consistent: bool) -> f64 {
+    let kind = crate::capacity::ReadKind::from_consistent(consistent);
+    sizes
+        .iter()
+        .map(|s| crate::capacity::read_units(*s, kind))
+        .sum()
 }
 
 /// Iterates `data` between two bounds, forwards or backwards, without the panics

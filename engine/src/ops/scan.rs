@@ -18,7 +18,7 @@ use super::builder::{
     item_setters, list_setters, map_setters, placeholder_setters, string_setter, value_setter,
 };
 use super::query::{check_limit, check_select};
-use super::read_path::{evaluated_key, start_key, walk, Pager};
+use super::read_path::{evaluated_key, fetched_units, start_key, walk, Fetch, Pager};
 use super::{require_data_table_name, table};
 use crate::capacity::{read_units_min_blocks, Consumption, ReadKind};
 use crate::client::Client;
@@ -229,6 +229,13 @@ pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput
             )
         }),
     )?;
+    let fetch = super::read_path::fetches_from_table(
+        index,
+        &table_schema,
+        input.select,
+        parsed.projection.as_ref(),
+        parsed.filter.as_ref(),
+    );
     let store_schema = index.map_or(table_schema.clone(), |i| i.store.schema.clone());
     let base_schema = index.map(|_| &table_schema);
     let mut lo = Bound::Included(StoreKey {
@@ -255,17 +262,21 @@ pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput
 
     let now = state.now_ms;
     let State { tables, rng, .. } = &mut *state;
-    let table = tables.get_mut(name).expect("checked above");
-    let store = match &input.index_name {
-        Some(i) => {
-            &mut table
-                .indexes
+    let crate::table::Table {
+        store: base_store,
+        indexes,
+        ..
+    } = tables.get_mut(name).expect("checked above");
+    let (store, base_store) = match &input.index_name {
+        Some(i) => (
+            &mut indexes
                 .iter_mut()
                 .find(|x| &x.name == i)
                 .expect("checked above")
-                .store
-        }
-        None => &mut table.store,
+                .store,
+            Some(&*base_store),
+        ),
+        None => (base_store, None),
     };
     let start_hash = match &lo {
         Bound::Included(k) | Bound::Excluded(k) => k.hash,
@@ -276,7 +287,11 @@ pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput
         parsed.filter.as_ref(),
         parsed.projection.as_ref(),
         count_only,
-    );
+    )
+    .fetching(base_store.filter(|_| fetch).map(|store| Fetch {
+        store,
+        schema: &table_schema,
+    }));
     let mut touched = 0usize;
     let mut last_item: Option<Item> = None;
     let mut hashes = Vec::new();
@@ -299,14 +314,19 @@ pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput
         }
     }
     let last_evaluated_key = last_item.map(|item| evaluated_key(&item, &store_schema, base_schema));
-    state.log.read_items(pager.scanned);
+    // The page, apart from its borrows of the stores (the fetch source among them).
+    let page = pager.finish();
+    state.log.read_items(page.scanned);
     let units = read_units_min_blocks(
-        pager.bytes,
+        page.bytes,
         ReadKind::from_consistent(consistent),
         touched.max(1),
     );
+    // Items fetched from the table (a local index read past its projection) are charged to
+    // the table, spread over the partitions read like the page.
+    let fetched = fetched_units(&page.fetched, consistent);
     for h in hashes {
-        let share = units / touched.max(1) as f64;
+        let share = (units + fetched) / touched.max(1) as f64;
         match (&input.index_name, index_kind) {
             (Some(i), Some(IndexKind::Global)) => state.admit_index_read(name, i, h, share)?,
             _ => state.admit_read(name, h, share)?,
@@ -314,7 +334,7 @@ pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput
     }
     let consumption = match (&input.index_name, index_kind) {
         (Some(i), Some(kind)) => {
-            let mut c = Consumption::default();
+            let mut c = Consumption::read(fetched);
             c.indexes
                 .insert(i.clone(), (units, 0.0, kind == IndexKind::Global));
             c
@@ -322,9 +342,9 @@ pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput
         _ => Consumption::read(units),
     };
     Ok(ScanOutput {
-        items: (!count_only).then_some(pager.items),
-        count: pager.count as i32,
-        scanned_count: pager.scanned as i32,
+        items: (!count_only).then_some(page.items),
+        count: page.count as i32,
+        scanned_count: page.scanned as i32,
         last_evaluated_key,
         consumed_capacity: consumption.report(name, input.return_consumed_capacity),
     })

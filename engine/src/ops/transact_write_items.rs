@@ -128,15 +128,27 @@ pub struct TransactWriteItemsInput {
     pub transact_items: Vec<TransactWriteItem>,
     pub client_request_token: Option<String>,
     pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+    /// `SIZE`: report the item collections the transaction changed (tables with local
+    /// secondary indexes only).
+    pub return_item_collection_metrics: Option<crate::types::ReturnItemCollectionMetrics>,
 }
 
 /// What TransactWriteItems returns.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TransactWriteItemsOutput {
     pub consumed_capacity: Option<Vec<ConsumedCapacity>>,
+    /// Table → one entry per item collection the transaction wrote, with
+    /// `ReturnItemCollectionMetrics=SIZE` (tables with local secondary indexes only).
+    pub item_collection_metrics:
+        Option<HashMap<String, Vec<crate::types::ItemCollectionMetrics>>>,
 }
 
 impl TransactWriteItemsOutput {
+    pub fn item_collection_metrics(
+        &self,
+    ) -> Option<&HashMap<String, Vec<crate::types::ItemCollectionMetrics>>> {
+        self.item_collection_metrics.as_ref()
+    }
     /// One entry per table, when the request asked for it.
     pub fn consumed_capacity(&self) -> &[ConsumedCapacity] {
         self.consumed_capacity.as_deref().unwrap_or_default()
@@ -172,6 +184,7 @@ impl TransactWriteItemsFluentBuilder {
         self
     }
     value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
+    value_setter!(return_item_collection_metrics, set_return_item_collection_metrics, get_return_item_collection_metrics: crate::types::ReturnItemCollectionMetrics);
 
     pub fn send(
         self,
@@ -486,6 +499,8 @@ pub(crate) fn execute(
     }
 
     // Phase 2: commit every write.
+    let wants_metrics = super::wants_metrics(input.return_item_collection_metrics);
+    let mut written: Vec<(String, StoreKey)> = Vec::new();
     let mut consumption: BTreeMap<String, Consumption> = BTreeMap::new();
     for (action, used) in actions.into_iter().zip(used) {
         let Some(action) = action else { continue };
@@ -499,6 +514,9 @@ pub(crate) fn execute(
                 .current(&action.key)
                 .is_some();
             let unchanged = new.as_ref() == table(state, &action.table)?.store.current(&action.key);
+            if wants_metrics {
+                written.push((action.table.clone(), action.key.clone()));
+            }
             if (new.is_some() || exists) && !unchanged {
                 state.commit_write(&action.table, action.key, new);
             }
@@ -509,8 +527,11 @@ pub(crate) fn execute(
             .transaction_tokens
             .insert(token.clone(), (input.transact_items.clone(), state.now_ms));
     }
+    let item_collection_metrics =
+        wants_metrics.then(|| super::collections_metrics(state, &written));
     Ok(TransactWriteItemsOutput {
         consumed_capacity: report(&consumption, input.return_consumed_capacity),
+        item_collection_metrics,
     })
 }
 
@@ -548,6 +569,7 @@ fn replay(state: &State, input: &TransactWriteItemsInput) -> TransactWriteItemsO
     }
     TransactWriteItemsOutput {
         consumed_capacity: report(&consumption, input.return_consumed_capacity),
+        item_collection_metrics: None,
     }
 }
 

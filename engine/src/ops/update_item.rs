@@ -41,6 +41,9 @@ pub struct UpdateItemInput {
     pub expression_attribute_values: Option<HashMap<String, AttributeValue>>,
     pub return_values: Option<ReturnValue>,
     pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+    /// `SIZE`: report the size of the item collection the write changed (tables with local
+    /// secondary indexes only).
+    pub return_item_collection_metrics: Option<crate::types::ReturnItemCollectionMetrics>,
     pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
     /// Legacy: conditions on the stored item (`ConditionExpression`'s predecessor).
     pub expected: Option<HashMap<String, crate::types::ExpectedAttributeValue>>,
@@ -56,6 +59,8 @@ pub struct UpdateItemOutput {
     /// Per `ReturnValues`: the whole item or the updated attributes, before or after.
     pub attributes: Option<Item>,
     pub consumed_capacity: Option<ConsumedCapacity>,
+    /// With `ReturnItemCollectionMetrics=SIZE` on a table with local secondary indexes.
+    pub item_collection_metrics: Option<crate::types::ItemCollectionMetrics>,
 }
 
 impl UpdateItemOutput {
@@ -64,6 +69,9 @@ impl UpdateItemOutput {
     }
     pub fn consumed_capacity(&self) -> Option<&ConsumedCapacity> {
         self.consumed_capacity.as_ref()
+    }
+    pub fn item_collection_metrics(&self) -> Option<&crate::types::ItemCollectionMetrics> {
+        self.item_collection_metrics.as_ref()
     }
 }
 
@@ -99,6 +107,7 @@ impl UpdateItemFluentBuilder {
     placeholder_setters!();
     value_setter!(return_values, set_return_values, get_return_values: ReturnValue);
     value_setter!(return_consumed_capacity, set_return_consumed_capacity, get_return_consumed_capacity: ReturnConsumedCapacity);
+    value_setter!(return_item_collection_metrics, set_return_item_collection_metrics, get_return_item_collection_metrics: crate::types::ReturnItemCollectionMetrics);
     value_setter!(return_values_on_condition_check_failure, set_return_values_on_condition_check_failure, get_return_values_on_condition_check_failure: ReturnValuesOnConditionCheckFailure);
     map_setters!(
         /// Legacy: adds one expected-attribute condition.
@@ -227,12 +236,15 @@ pub(crate) fn execute(state: &mut State, input: &UpdateItemInput) -> Result<Upda
             new,
         )
     });
+    let metrics_key =
+        super::wants_metrics(input.return_item_collection_metrics).then(|| plan.key.clone());
     if let Some(new) = plan.new.filter(|new| plan.old.as_ref() != Some(new)) {
         state.commit_write(name, plan.key, Some(new));
     }
     Ok(UpdateItemOutput {
         attributes,
         consumed_capacity: consumption.report(name, input.return_consumed_capacity),
+        item_collection_metrics: super::collection_metrics(state, name, metrics_key.as_ref()),
     })
 }
 

@@ -114,6 +114,10 @@ wire_enum!(
     ReturnValuesOnConditionCheckFailure { AllOld => "ALL_OLD", None => "NONE" }
 );
 wire_enum!(
+    /// Whether a write reports the size of the item collection it changed.
+    ReturnItemCollectionMetrics { Size => "SIZE", None => "NONE" }
+);
+wire_enum!(
     /// Whether the response reports the capacity the request consumed.
     ReturnConsumedCapacity { Indexes => "INDEXES", Total => "TOTAL", None => "NONE" }
 );
@@ -153,7 +157,9 @@ wire_enum!(
 );
 
 mod legacy;
+mod metrics;
 mod settings;
+pub use metrics::ItemCollectionMetrics;
 pub use legacy::{
     AttributeAction, AttributeValueUpdate, ComparisonOperator, Condition, ConditionalOperator,
     ExpectedAttributeValue,

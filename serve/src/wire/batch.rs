@@ -99,7 +99,8 @@ pub fn batch_write_item(api: &Api, req: &Fields<'_>) -> Result<Value, WireError>
         .client
         .batch_write_item()
         .set_request_items(Some(request_items))
-        .set_return_consumed_capacity(req.enumeration("ReturnConsumedCapacity")?);
+        .set_return_consumed_capacity(req.enumeration("ReturnConsumedCapacity")?)
+        .set_return_item_collection_metrics(req.enumeration("ReturnItemCollectionMetrics")?);
     req.finish()?;
     let out = call.send()?;
     let unprocessed: Map<String, Value> = out
@@ -114,6 +115,7 @@ pub fn batch_write_item(api: &Api, req: &Fields<'_>) -> Result<Value, WireError>
     Ok(Out::new()
         .put("UnprocessedItems", Some(Value::Object(unprocessed)))
         .capacities(out.consumed_capacity.as_ref())
+        .collections_metrics(out.item_collection_metrics.as_ref())
         .done())
 }
 

@@ -36,6 +36,7 @@ pub fn put_item(api: &Api, req: &Fields<'_>) -> Result<Value, WireError> {
         .set_expression_attribute_values(req.value_map("ExpressionAttributeValues")?)
         .set_return_values(req.enumeration("ReturnValues")?)
         .set_return_consumed_capacity(req.enumeration("ReturnConsumedCapacity")?)
+        .set_return_item_collection_metrics(req.enumeration("ReturnItemCollectionMetrics")?)
         .set_return_values_on_condition_check_failure(
             req.enumeration("ReturnValuesOnConditionCheckFailure")?,
         )
@@ -46,6 +47,7 @@ pub fn put_item(api: &Api, req: &Fields<'_>) -> Result<Value, WireError> {
     Ok(Out::new()
         .item("Attributes", out.attributes.as_ref())
         .capacity(out.consumed_capacity.as_ref())
+        .collection_metrics(out.item_collection_metrics.as_ref())
         .done())
 }
 
@@ -62,6 +64,7 @@ pub fn update_item(api: &Api, req: &Fields<'_>) -> Result<Value, WireError> {
         .set_expression_attribute_values(req.value_map("ExpressionAttributeValues")?)
         .set_return_values(req.enumeration("ReturnValues")?)
         .set_return_consumed_capacity(req.enumeration("ReturnConsumedCapacity")?)
+        .set_return_item_collection_metrics(req.enumeration("ReturnItemCollectionMetrics")?)
         .set_return_values_on_condition_check_failure(
             req.enumeration("ReturnValuesOnConditionCheckFailure")?,
         )
@@ -72,6 +75,7 @@ pub fn update_item(api: &Api, req: &Fields<'_>) -> Result<Value, WireError> {
     Ok(Out::new()
         .item("Attributes", out.attributes.as_ref())
         .capacity(out.consumed_capacity.as_ref())
+        .collection_metrics(out.item_collection_metrics.as_ref())
         .done())
 }
 
@@ -86,6 +90,7 @@ pub fn delete_item(api: &Api, req: &Fields<'_>) -> Result<Value, WireError> {
         .set_expression_attribute_values(req.value_map("ExpressionAttributeValues")?)
         .set_return_values(req.enumeration("ReturnValues")?)
         .set_return_consumed_capacity(req.enumeration("ReturnConsumedCapacity")?)
+        .set_return_item_collection_metrics(req.enumeration("ReturnItemCollectionMetrics")?)
         .set_return_values_on_condition_check_failure(
             req.enumeration("ReturnValuesOnConditionCheckFailure")?,
         )
@@ -96,5 +101,6 @@ pub fn delete_item(api: &Api, req: &Fields<'_>) -> Result<Value, WireError> {
     Ok(Out::new()
         .item("Attributes", out.attributes.as_ref())
         .capacity(out.consumed_capacity.as_ref())
+        .collection_metrics(out.item_collection_metrics.as_ref())
         .done())
 }

@@ -29,7 +29,8 @@ use std::collections::HashMap;
 
 use engine::types::{
     AttributeAction, BillingMode, ComparisonOperator, ConditionalOperator, KeyType, ProjectionType,
-    ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure, ScalarAttributeType,
+    ReturnConsumedCapacity, ReturnItemCollectionMetrics, ReturnValue,
+    ReturnValuesOnConditionCheckFailure, ScalarAttributeType,
     Select, ShardIteratorType, SseType, StreamViewType,
 };
 use engine::{AttributeValue, Item};
@@ -384,6 +385,7 @@ wire_enums!(
     KeyType,
     ProjectionType,
     ReturnConsumedCapacity,
+    ReturnItemCollectionMetrics,
     ReturnValue,
     ReturnValuesOnConditionCheckFailure,
     ScalarAttributeType,

@@ -109,11 +109,15 @@ pub fn transact_write_items(api: &Api, req: &Fields<'_>) -> Result<Value, WireEr
         .client
         .transact_write_items()
         .set_transact_items(Some(actions))
-        .set_return_consumed_capacity(req.enumeration("ReturnConsumedCapacity")?);
+        .set_return_consumed_capacity(req.enumeration("ReturnConsumedCapacity")?)
+        .set_return_item_collection_metrics(req.enumeration("ReturnItemCollectionMetrics")?);
     if let Some(token) = req.string("ClientRequestToken")? {
         call = call.client_request_token(token);
     }
     req.finish()?;
     let out = call.send()?;
-    Ok(Out::new().capacities(out.consumed_capacity.as_ref()).done())
+    Ok(Out::new()
+        .capacities(out.consumed_capacity.as_ref())
+        .collections_metrics(out.item_collection_metrics.as_ref())
+        .done())
 }

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 
 use engine::types::{
     AttributeDefinition, Capacity, ConsumedCapacity, GlobalSecondaryIndexDescription,
+    ItemCollectionMetrics,
     KeySchemaElement, LocalSecondaryIndexDescription, Projection, ProvisionedThroughputDescription,
     Record, StreamDescription, StreamSpecification, TableDescription,
 };
@@ -42,6 +43,34 @@ impl Out {
 
     pub fn capacity(self, value: Option<&ConsumedCapacity>) -> Out {
         self.put("ConsumedCapacity", value.map(consumed_capacity))
+    }
+
+    /// One write's `ItemCollectionMetrics`.
+    pub fn collection_metrics(self, value: Option<&ItemCollectionMetrics>) -> Out {
+        self.put("ItemCollectionMetrics", value.map(item_collection_metrics))
+    }
+
+    /// A batch's or a transaction's `ItemCollectionMetrics`: table → list.
+    pub fn collections_metrics(
+        self,
+        value: Option<&std::collections::HashMap<String, Vec<ItemCollectionMetrics>>>,
+    ) -> Out {
+        self.put(
+            "ItemCollectionMetrics",
+            value.map(|m| {
+                let mut tables: Vec<_> = m.iter().collect();
+                tables.sort_by(|a, b| a.0.cmp(b.0));
+                Value::Object(
+                    tables
+                        .into_iter()
+                        .map(|(t, l)| {
+                            let list = l.iter().map(item_collection_metrics).collect();
+                            (t.clone(), Value::Array(list))
+                        })
+                        .collect(),
+                )
+            }),
+        )
     }
 
     pub fn capacities(self, value: Option<&Vec<ConsumedCapacity>>) -> Out {
@@ -82,6 +111,18 @@ fn capacity(c: &Capacity) -> Value {
 
 fn capacity_map(map: &HashMap<String, Capacity>) -> Value {
     Value::Object(map.iter().map(|(k, c)| (k.clone(), capacity(c))).collect())
+}
+
+fn item_collection_metrics(m: &ItemCollectionMetrics) -> Value {
+    Out::new()
+        .item("ItemCollectionKey", m.item_collection_key())
+        .put(
+            "SizeEstimateRangeGB",
+            Some(Value::Array(
+                m.size_estimate_range_gb().iter().map(|g| number(*g)).collect(),
+            )),
+        )
+        .done()
 }
 
 pub fn consumed_capacity(c: &ConsumedCapacity) -> Value {
