@@ -101,9 +101,10 @@ fn the_same_load_spread_over_shard_keys_is_not_throttled() {
 
 #[test]
 fn a_throttled_write_changes_nothing() {
-    let world = World::new(3);
+    let world = world_with_empty_buckets(3);
     let c = provisioned(&world, 100, 1);
-    // 1 WCU table: the first write of the second goes through, the next is throttled.
+    // 1 WCU table, nothing saved yet: the first write of the second goes through, the next
+    // is throttled.
     c.put_item()
         .table_name("tbl")
         .set_item(Some(item! { "id" => "a", "v" => 1 }))
@@ -169,9 +170,9 @@ fn adaptive_capacity_lends_a_busy_partition_the_tables_unused_capacity() {
 
 #[test]
 fn burst_capacity_serves_a_spike_from_saved_seconds() {
-    let world = World::new(9);
+    // A table born with an empty bucket, to watch it fill: idle for 10 s, 10 × 100 WCU saved.
+    let world = world_with_empty_buckets(9);
     let c = provisioned(&world, 100, 100);
-    // Idle for 10 s: 10 × 100 WCU saved.
     world.advance(Duration::from_secs(10));
     let spike = drive(&world, &c, 300, 1, |n| format!("k{n}"));
     assert_eq!(spike[0], (300, 0), "100 provisioned + 200 from burst");
@@ -222,8 +223,9 @@ fn on_demand_hot_key_throttles_as_throttling_exception() {
         .billing_mode(BillingMode::PayPerRequest)
         .send()
         .unwrap();
+    // One key: past its partition's 1,000 WCU and the second of headroom above it.
     let mut last_err = None;
-    for _ in 0..1200 {
+    for _ in 0..2200 {
         if let Err(e) = c
             .put_item()
             .table_name("tbl")
@@ -244,7 +246,8 @@ fn on_demand_hot_key_throttles_as_throttling_exception() {
 
 #[test]
 fn batch_write_returns_throttled_writes_as_unprocessed_items() {
-    let world = World::new(13);
+    // Nothing saved yet (a new table's full bucket would take the whole batch).
+    let world = world_with_empty_buckets(13);
     let c = provisioned(&world, 100, 5);
     let writes: Vec<WriteRequest> = (0..20)
         .map(|i| {

@@ -23,7 +23,25 @@
 //! On-demand tables have no allocation to dilute: the table serves up to twice its previous
 //! peak second (at first the 4,000 writes / 12,000 reads a new on-demand table takes at
 //! once), and the partition ceiling still applies — a hot key throttles on-demand tables too,
-//! as `ThrottlingException`.
+//! as `ThrottlingException`. Two things soften the edges, as the service does (both
+//! **modelled**: a peer suite run against DynamoDB sees them, the documentation gives no
+//! figure):
+//!
+//! - **Write headroom.** A partition may write past its ceiling as far as its *headroom*
+//!   covers: at most one second of the ceiling (1,000 WCU), banked from seconds the
+//!   partition wrote less than its ceiling, full on a new table. One key takes a batch of
+//!   25 × 50 KB or 200 × 10 KB puts at once; a key kept above the ceiling spends the headroom
+//!   in its first second and is held at the ceiling from then on — the hot-key lesson
+//!   stands for any sustained load. Reads have none.
+//! - **A transaction is one request.** Its actions meet the table's allowance together —
+//!   admitted with the first one — and, on a partition, pass as that partition's first
+//!   request of the second when their first one did: ten 350 KB puts in one transaction
+//!   (7,000 WRU) go through on a new table. A transaction is at most 4 MB, so this lets no
+//!   sustained load past either limit.
+//!
+//! A new table starts with its buckets full: a provisioned partition's burst as if it had
+//! been idle for the whole window (a fresh 5/5 table absorbs a burst of setup writes, as the
+//! service does), an on-demand partition's headroom at its most (`enforce::start_full`).
 //!
 //! A second that has begun is never revisited: when the clock enters a new second, the unused
 //! part of the old second's allocation is added to the burst bucket (capped at
@@ -80,6 +98,12 @@ pub struct Meter {
     pub throttled: u64,
     /// Units requested by throttled requests this second.
     pub throttled_units: f64,
+    /// On-demand writes only: what the partition may take above its ceiling now (see the
+    /// module's essay). Unused for reads and on provisioned stores, whose bucket is `burst`.
+    pub headroom: f64,
+    /// On-demand: the transaction (by the world's request number) whose first action was
+    /// this second's first request here; its other actions here pass as that one did.
+    pub atomic: Option<u64>,
 }
 
 impl Meter {
@@ -116,6 +140,7 @@ impl Meter {
         self.consumed = 0.0;
         self.throttled = 0;
         self.throttled_units = 0.0;
+        self.atomic = None;
         Some(closed)
     }
 }
@@ -159,6 +184,9 @@ pub struct TableMeter {
     /// Highest read / write units seen in any one second (on-demand ratchet).
     pub peak_read: f64,
     pub peak_write: f64,
+    /// The transaction (by the world's request number) already admitted by the on-demand
+    /// allowance this second: its further actions pass that check.
+    pub atomic: Option<u64>,
 }
 
 impl TableMeter {
@@ -169,6 +197,7 @@ impl TableMeter {
             self.second = second;
             self.read = 0.0;
             self.write = 0.0;
+            self.atomic = None;
         }
     }
 }
@@ -192,20 +221,28 @@ pub struct Limits {
     pub burst_window_s: u64,
 }
 
+/// What one request asks of a partition meter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Demand {
+    pub kind: Kind,
+    pub cost: f64,
+    /// The world's number of the request when it is a transaction (see [`admit`]).
+    pub atomic: Option<u64>,
+}
+
 /// Decides one request of `cost` units on a partition meter, and records it: the piece
 /// decides on a provisioned store; an on-demand store has no bucket, and its rules are the
 /// engine's. Returns whether the request was admitted.
-#[allow(clippy::too_many_arguments)] // the piece, the partition, its meter, the table meter, the request, the rules
 pub fn admit(
     piece: &dyn Admission,
     partition: u32,
     meter: &mut Meter,
     table: &mut TableMeter,
-    kind: Kind,
-    cost: f64,
+    demand: Demand,
     limits: Limits,
     partitions: usize,
 ) -> bool {
+    let Demand { kind, cost, atomic } = demand;
     let table_used = match kind {
         Kind::Read => table.read,
         Kind::Write => table.write,
@@ -236,14 +273,35 @@ pub fn admit(
         }
         None => {
             // On-demand: the partition ceiling (past a partition's first request of the
-            // second, as in the bucket) and twice the previous peak second for the table.
-            let first = meter.consumed == 0.0;
+            // second, as in the bucket), writes past it as far as the partition's headroom
+            // covers, and twice the previous peak second for the table — which a
+            // transaction's actions meet as one request.
+            let first =
+                meter.consumed == 0.0 || (atomic.is_some() && meter.atomic == atomic);
             let peak = match kind {
                 Kind::Read => table.peak_read,
                 Kind::Write => table.peak_write,
             };
             let limit = (2.0 * peak).max(limits.on_demand_initial);
-            first || (meter.consumed + cost <= limits.ceiling && table_used + cost <= limit)
+            let over = (meter.consumed + cost - limits.ceiling).clamp(0.0, cost);
+            let partition_ok = match kind {
+                Kind::Read => over == 0.0,
+                Kind::Write => over <= meter.headroom,
+            };
+            let table_ok = (atomic.is_some() && table.atomic == atomic) || table_used + cost <= limit;
+            let admitted = first || (partition_ok && table_ok);
+            if admitted {
+                if !first && kind == Kind::Write {
+                    meter.headroom -= over;
+                }
+                if atomic.is_some() {
+                    table.atomic = atomic;
+                    if first {
+                        meter.atomic = atomic;
+                    }
+                }
+            }
+            admitted
         }
     };
     if !admitted {

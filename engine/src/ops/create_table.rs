@@ -488,6 +488,10 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
             ..Default::default()
         },
     };
+    let mut table = table;
+    if state.config.new_table_buckets_full {
+        crate::capacity::enforce::start_full(&mut table, &state.capacity_rules());
+    }
     let mut description = describe(&table, state.config.epoch_seconds);
     description.table_status = Some(TableStatus::Creating);
     state.tables.insert(name, table);

@@ -217,6 +217,8 @@ pub(crate) fn execute(
     }
     let reads = reads.into_iter().flatten();
     state.log.read_consistency(true);
+    // The reads are one request to an on-demand table's allowance (capacity::admission).
+    state.atomic_request = true;
     let mut responses = Vec::with_capacity(n);
     let mut consumption: BTreeMap<String, Consumption> = BTreeMap::new();
     let mut reasons = Vec::with_capacity(n);

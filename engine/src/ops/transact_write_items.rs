@@ -454,6 +454,8 @@ pub(crate) fn execute(
             "Transaction request size exceeds the 4 MB limit",
         ));
     }
+    // The actions are one request to an on-demand table's allowance (capacity::admission).
+    state.atomic_request = true;
     // Capacity: every action's partition (and the index partitions its write changes) must
     // admit its doubled write.
     let mut used = vec![Consumption::default(); actions.len()];

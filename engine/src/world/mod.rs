@@ -88,6 +88,12 @@ pub struct WorldConfig {
     pub partition_write_ceiling: f64,
     /// Seconds of unused capacity a partition saves for bursts. DynamoDB: 300.
     pub burst_window_s: u64,
+    /// Whether a new table starts with its buckets full — a provisioned partition's burst
+    /// as if idle for the whole window, an on-demand partition's write headroom — as
+    /// DynamoDB behaves (modelled, see `capacity::enforce::start_full`). Default: true.
+    /// `false` starts them empty, for a lesson that watches a bucket fill from nothing or a
+    /// table whose saved capacity is already spent.
+    pub new_table_buckets_full: bool,
     /// How long a partition is without a leader after its leader fails (ms). DynamoDB does
     /// not publish it; leader leases are seconds long. Default: 2 s.
     pub election_timeout_ms: u64,
@@ -145,6 +151,7 @@ impl Default for WorldConfig {
             partition_read_ceiling: 3000.0,
             partition_write_ceiling: 1000.0,
             burst_window_s: 300,
+            new_table_buckets_full: true,
             election_timeout_ms: 2_000,
             split_for_heat_after_s: 60,
             split_for_heat_threshold: 0.8,

@@ -34,6 +34,10 @@ pub(crate) struct State {
     pub regions: crate::global::region::Regions,
     /// The pieces of the engine's inside this world runs ([`crate::seams`]).
     pub pieces: crate::seams::Pieces,
+    /// Set by a transaction for the rest of its request: its actions are one request to an
+    /// on-demand table's allowance ([`crate::capacity::admission`]). Cleared when the request
+    /// ends.
+    pub atomic_request: bool,
 }
 
 impl State {
@@ -47,6 +51,7 @@ impl State {
             transaction_tokens: BTreeMap::new(),
             regions: crate::global::region::Regions::new(),
             pieces,
+            atomic_request: false,
         }
     }
 
@@ -69,6 +74,7 @@ impl State {
 
     /// Completes the record of the current request with its outcome.
     pub fn finish_request(&mut self, error: Option<&Exception>) {
+        self.atomic_request = false;
         self.log.finish(error.map(Exception::name));
     }
 
@@ -121,12 +127,16 @@ impl State {
         let Some(table) = self.tables.get_mut(table_name) else {
             return Ok(());
         };
+        let request = self.atomic_request.then_some(self.log.totals.requests);
         let (partition, verdict) = enforce::admit(
             table,
             index,
-            hash,
-            units,
-            kind,
+            enforce::Request {
+                hash,
+                units,
+                kind,
+                atomic: request,
+            },
             second,
             &rules,
             &*self.pieces.admission,
@@ -141,7 +151,7 @@ impl State {
     }
 
     /// The capacity settings of this world, as [`enforce`] reads them.
-    fn capacity_rules(&self) -> enforce::Rules {
+    pub(crate) fn capacity_rules(&self) -> enforce::Rules {
         let c = &self.config;
         enforce::Rules {
             read_ceiling: c.partition_read_ceiling,

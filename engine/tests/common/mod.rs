@@ -115,3 +115,15 @@ pub fn assert_echoed(message: &str, value_start: &str, rest: &str) {
         &message[message.len().saturating_sub(300)..]
     );
 }
+
+/// A world (seed `seed`) whose new tables start with empty buckets
+/// (`new_table_buckets_full: false`): a table is born with its burst saved, and a scenario
+/// about the per-second rule alone — a 5 WCU table throttling its sixth write of a second —
+/// or about a bucket filling from nothing needs one that holds nothing yet.
+pub fn world_with_empty_buckets(seed: u64) -> World {
+    World::with_config(engine::WorldConfig {
+        seed,
+        new_table_buckets_full: false,
+        ..engine::WorldConfig::default()
+    })
+}

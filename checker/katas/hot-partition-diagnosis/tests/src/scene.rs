@@ -96,9 +96,19 @@ fn workload(name: &str, throughput: ProvisionedThroughput, mut events: Vec<Event
     }
 }
 
+/// A world for the production table: it has served traffic for long, so it starts with
+/// nothing saved for bursts (a table new to a world is born with its buckets full).
+fn production_world(seed: u64) -> World {
+    World::with_config(engine::WorldConfig {
+        seed,
+        new_table_buckets_full: false,
+        ..engine::WorldConfig::default()
+    })
+}
+
 /// A fresh table of `throughput`, to see where keys would live.
 fn layout(throughput: ProvisionedThroughput) -> World {
-    let world = World::new(0);
+    let world = production_world(0);
     create_table(&world.client(), throughput);
     world
 }
@@ -195,7 +205,7 @@ pub(crate) fn capture(
     throughput: ProvisionedThroughput,
     keys: &[String],
 ) -> World {
-    let world = World::new(seed);
+    let world = production_world(seed);
     let client = world.client();
     create_table(&client, throughput);
     for (event, key) in workload.events.iter().zip(keys) {
@@ -224,7 +234,7 @@ pub(crate) fn capture(
 /// Stores every event under `keys`, retrying throttled writes (slowly, on the clock): for the
 /// read test, where only where the items are matters.
 pub(crate) fn store_all(seed: u64, workload: &Workload, keys: &[String]) -> World {
-    let world = World::new(seed);
+    let world = production_world(seed);
     let client = world.client();
     create_table(&client, workload.throughput);
     for (event, key) in workload.events.iter().zip(keys) {

@@ -169,8 +169,11 @@ fn run_plan(seed: u64, plan: &Plan, piece: Box<dyn Admission>) -> Run {
         admission: recorder.clone(),
         ..Pieces::default()
     };
+    // Both buckets start from nothing, so banking shows from the first second (a table
+    // new to a world is born with its burst bucket full, which would hide it).
     let config = WorldConfig {
         seed,
+        new_table_buckets_full: false,
         ..WorldConfig::default()
     };
     let world = World::with_pieces(config, pieces);
