@@ -73,9 +73,6 @@ pub(crate) fn require_data_table_name(name: &Option<String>) -> Result<&str> {
     Ok(name)
 }
 
-/// Longest `TableName` a read or write accepts (a table's ARN fits). DynamoDB: 1024.
-pub const MAX_TABLE_ARN_LENGTH: usize = 1024;
-
 /// The `TableName` of CreateTable and the control plane: present, 3–255 characters of
 /// `[a-zA-Z0-9_.-]`.
 pub(crate) fn require_table_name(name: &Option<String>) -> Result<&str> {
@@ -315,3 +312,6 @@ pub(crate) fn admit_item_write(
     state.admit_write(table_name, key.hash, base + lsi_units)?;
     Ok(consumption)
 }
+
+/// Longest `TableName` a read or write accepts (a table's ARN fits). DynamoDB: 1024.
+pub const MAX_TABLE_ARN_LENGTH: usize = 1024;

@@ -29,7 +29,8 @@
 //! Two rules a write must pass before it is admitted also live here, because they are about
 //! the write and not about a request: what it costs (`cost`: the larger of the item
 //! before and after, in write units) and the item-collection limit of a table with local
-//! secondary indexes (`check_item_collection`).
+//! secondary indexes (`check_item_collection`) — and, after it, what a write reports of that
+//! collection when asked (`item_collection_metrics`, `ReturnItemCollectionMetrics=SIZE`).
 //!
 //! **Why a write that changes nothing leaves no trace.** DynamoDB writes no stream record
 //! for a PutItem that stores the item it replaces, and no index changes. The model compares
@@ -207,18 +208,15 @@ pub(crate) fn item_collection_size(table: &Table, key: &StoreKey) -> usize {
             .map(|(_, s)| s.size())
             .sum()
     };
-    let lsis = table.indexes.iter().filter(|i| i.kind == IndexKind::Local);
-    let mut size = 0;
-    let mut any = false;
-    for index in lsis {
-        any = true;
-        size += collection(&index.store);
+    let lsis: Vec<&Index> = table
+        .indexes
+        .iter()
+        .filter(|i| i.kind == IndexKind::Local)
+        .collect();
+    if lsis.is_empty() {
+        return 0;
     }
-    if any {
-        size + collection(&table.store)
-    } else {
-        0
-    }
+    collection(&table.store) + lsis.iter().map(|i| collection(&i.store)).sum::<usize>()
 }
 
 /// What `ReturnItemCollectionMetrics=SIZE` reports after a write of `key`: the collection's

@@ -549,8 +549,16 @@ fn spends_a_lesson_burst_then_runs_dry() {
 
 fn banks_what_each_second_leaves_unused(seed: u64) {
     let mut rng = Rng::new(seed);
-    let wcu = [4, 6, 8, 10][rng.below(4) as usize];
-    let later = [4, 6, 8, 10][rng.below(4) as usize];
+    let rates = [4, 6, 8, 10];
+    let wcu = rates[rng.below(4) as usize];
+    // A change must change something: DynamoDB refuses an UpdateTable to the throughput the
+    // table has, so a draw equal to `wcu` takes the next rate instead.
+    let drawn = rng.below(4) as usize;
+    let later = if rates[drawn] == wcu {
+        rates[(drawn + 1) % rates.len()]
+    } else {
+        rates[drawn]
+    };
     let mut plan = Plan::new(1, wcu);
     let mut second = 1 + rng.below(20);
     let change_at = 70;
