@@ -60,10 +60,13 @@ fi
 
 edit 0; "$katas" run "$kata" >/dev/null || true   # warm every build unit
 cargo build --quiet -p "run-$kata"
-run_t=(); kata_t=(); glue_t=(); rl_t=(); watch_t=()
+run_t=(); cargo_t=(); kata_t=(); glue_t=(); rl_t=(); watch_t=()
 for i in $(seq 1 "$rounds"); do
   edit "$((i * 5 + 1))"; t0=$(now); "$katas" run "$kata" >/dev/null || true; t1=$(now)
   run_t+=($((t1 - t0)))
+  # The same check with the compiler replay off: every build through cargo.
+  edit "$((i * 5 + 1))0"; t0=$(now); KATAS_NO_REPLAY=1 "$katas" run "$kata" >/dev/null || true; t1=$(now)
+  cargo_t+=($((t1 - t0)))
   edit "$((i * 5 + 2))"; t0=$(now); cargo build --quiet -p "$kata"; t1=$(now)
   kata_t+=($((t1 - t0)))
   edit "$((i * 5 + 3))"; t0=$(now); cargo build --quiet -p "run-$kata"; t1=$(now)
@@ -106,6 +109,7 @@ fi
 k=$(printf '%s\n' "${kata_t[@]}" | median)
 echo "edit-to-verdict on '$kata' ($rounds rounds, warm cache, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 printf '  katas run (build + hidden tests + verdict)   median %ss\n' "$(printf '%s\n' "${run_t[@]}" | median)"
+printf '  katas run, every build through cargo         median %ss\n' "$(printf '%s\n' "${cargo_t[@]}" | median)"
 [[ -n "$watching" ]] && printf '  watch mode: save to verdict on screen        median %ss\n' "$(printf '%s\n' "${watch_t[@]}" | median)"
 printf '  cargo build, kata crate only                 median %ss\n' "$k"
 printf '  cargo build, kata + glue test binary         median %ss\n' "$(printf '%s\n' "${glue_t[@]}" | median)"
