@@ -87,10 +87,10 @@ if command -v tmux >/dev/null; then
   echo "{\"current\": \"$kata\"}" > .katas-state.json      # watch mode opens at the kata
   tmux new-session -d -s katas-bench -x 120 -y 40 \
     "cd '$repo' && CARGO_TARGET_DIR='$CARGO_TARGET_DIR' KATAS_TRACE='$trace' '$katas'"
-  for _ in $(seq 1 600); do [[ -s "$trace" ]] && break; sleep 0.1; done
-  [[ -s "$trace" ]] && watching=yes
+  for _ in $(seq 1 600); do grep -q '^verdict' "$trace" && break; sleep 0.1; done
+  grep -q '^verdict' "$trace" && watching=yes
 fi
-verdicts() { wc -l < "$trace"; }
+verdicts() { grep -c '^verdict' "$trace" || true; }   # (the trace also logs builds)
 
 idle() { # until no verdict has come for 1.5 s
   local n; n=$(verdicts)
@@ -101,7 +101,7 @@ if [[ -n "$watching" ]]; then
     idle; before=$(verdicts)
     t0=$(now); edit "$((i * 5 + 4))"
     for _ in $(seq 1 3000); do [[ $(verdicts) -gt $before ]] && break; sleep 0.005; done
-    t1=$(tail -n 1 "$trace" | awk '{print $2}')
+    t1=$(grep '^verdict' "$trace" | tail -n 1 | awk '{print $2}')
     watch_t+=($((t1 - t0)))
   done
 fi
@@ -110,7 +110,8 @@ k=$(printf '%s\n' "${kata_t[@]}" | median)
 echo "edit-to-verdict on '$kata' ($rounds rounds, warm cache, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 printf '  katas run (build + hidden tests + verdict)   median %ss\n' "$(printf '%s\n' "${run_t[@]}" | median)"
 printf '  katas run, every build through cargo         median %ss\n' "$(printf '%s\n' "${cargo_t[@]}" | median)"
-[[ -n "$watching" ]] && printf '  watch mode: save to verdict on screen        median %ss\n' "$(printf '%s\n' "${watch_t[@]}" | median)"
+[[ -n "$watching" ]] && printf '  watch mode: save to verdict on screen        median %ss (%s of %s builds replayed)\n' \
+  "$(printf '%s\n' "${watch_t[@]}" | median)" "$(grep -c '^build .* replayed' "$trace" || true)" "$(grep -c '^build' "$trace" || true)"
 printf '  cargo build, kata crate only                 median %ss\n' "$k"
 printf '  cargo build, kata + glue test binary         median %ss\n' "$(printf '%s\n' "${glue_t[@]}" | median)"
 [[ -n "$rl" ]] && printf '  rustlings run hashmaps2 (solved, 1-line edit) median %ss\n' "$(printf '%s\n' "${rl_t[@]}" | median)"
