@@ -61,7 +61,9 @@
 //! - The exact choice of text in a syntax error's `near: "…"` (the service does not document
 //!   it; see `parser.rs`), and the order in which DynamoDB reports two different problems of one
 //!   expression (one fixed order is used, see `names::Problem`).
-//! - PartiQL, which is a different language altogether.
+//! - PartiQL, which is a different language altogether: `crate::ops::partiql` parses it into
+//!   the trees of this module (conditions, update actions, projections), so once parsed a
+//!   statement's `WHERE` is evaluated by the same code as a `ConditionExpression`.
 
 mod ast;
 mod eval;
@@ -88,6 +90,7 @@ pub use ast::{
 /// The legacy `KeyConditions`, once turned into a condition tree, take the expression's path.
 pub(crate) use key_condition::from_condition as key_condition_from_tree;
 pub use key_condition::{KeyCondition, KeyConditionExpr, ScalarType, SortCondition};
+pub(crate) use paths::paths_clash;
 pub use projection::Projection;
 
 use names::Placeholders;
@@ -145,10 +148,7 @@ pub fn parse_request(input: &ExpressionInput) -> Result<ParsedExpressions> {
 
     let update = match input.update {
         Some(src) => Some(parse_one(src, ExprKind::Update, &mut ph, |p| {
-            let actions = parse_update::parse_update(p)?;
-            let targets =
-                Projection::from_paths(actions.iter().map(|a| a.path().clone()).collect());
-            Ok(UpdateExpr { actions, targets })
+            Ok(UpdateExpr::from_actions(parse_update::parse_update(p)?))
         })?),
         None => None,
     };
@@ -184,6 +184,14 @@ pub fn parse_request(input: &ExpressionInput) -> Result<ParsedExpressions> {
         update,
         projection,
     })
+}
+
+impl UpdateExpr {
+    /// An update of these actions (already checked: their paths do not clash).
+    pub(crate) fn from_actions(actions: Vec<UpdateAction>) -> UpdateExpr {
+        let targets = Projection::from_paths(actions.iter().map(|a| a.path().clone()).collect());
+        UpdateExpr { actions, targets }
+    }
 }
 
 fn parse_condition_kind(src: &str, kind: ExprKind, ph: &mut Placeholders) -> Result<Condition> {

@@ -10,6 +10,7 @@
 //! write, admitting a write, shaping errors. Committing a write, and everything a write
 //! sets off, is the write path's ([`crate::write`]), reached through `State::commit_write`.
 
+pub mod batch_execute_statement;
 pub mod batch_get_item;
 pub mod batch_write_item;
 pub mod continuous_backups;
@@ -19,6 +20,8 @@ pub mod delete_table;
 pub mod describe_endpoints;
 pub mod describe_limits;
 pub mod describe_table;
+pub mod execute_statement;
+pub mod execute_transaction;
 pub mod get_item;
 pub mod list_tables;
 pub mod paginate;
@@ -35,6 +38,7 @@ pub mod update_time_to_live;
 
 mod builder;
 pub(crate) mod legacy;
+pub(crate) mod partiql;
 mod read_path;
 
 use crate::error::{Exception, Result};
