@@ -49,6 +49,14 @@
 //! `KeyConditions`, `QueryFilter`, …) are not a language: `crate::ops::legacy` turns them
 //! into the same trees the parsers here produce, so nothing downstream tells them apart.
 //!
+//! ## PartiQL
+//!
+//! PartiQL is a different language altogether (values inline, no placeholders, SQL's
+//! shape), with its own parser in `crate::ops::partiql`. It parses into the trees of this
+//! module — a `WHERE` into a [`CondNode`] tree, `SET`/`REMOVE` into [`UpdateAction`]s, a
+//! `SELECT` list into a [`Projection`] — so once parsed, a statement's condition is evaluated
+//! by the same code as a `ConditionExpression`.
+//!
 //! ## Limits
 //!
 //! Each expression is at most 4 KB; a placeholder key at most 255 bytes; `IN` takes at most
@@ -61,9 +69,6 @@
 //! - The exact choice of text in a syntax error's `near: "…"` (the service does not document
 //!   it; see `parser.rs`), and the order in which DynamoDB reports two different problems of one
 //!   expression (one fixed order is used, see `names::Problem`).
-//! - PartiQL, which is a different language altogether: `crate::ops::partiql` parses it into
-//!   the trees of this module (conditions, update actions, projections), so once parsed a
-//!   statement's `WHERE` is evaluated by the same code as a `ConditionExpression`.
 
 mod ast;
 mod eval;
