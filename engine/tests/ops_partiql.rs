@@ -957,3 +957,130 @@ fn a_client_request_token_makes_a_retry_safe() {
         "{other:?}"
     );
 }
+
+// ---- hostile input
+
+#[test]
+fn deep_nesting_is_an_error_not_a_stack_overflow() {
+    let (_w, c) = orders();
+    let deep = format!(
+        r#"SELECT * FROM app WHERE {}a = 1{}"#,
+        "(".repeat(4000),
+        ")".repeat(4000)
+    );
+    assert_eq!(
+        statement_err(&c, &deep),
+        "Statement wasn't well formed, can't be processed: Statement nests too deeply"
+    );
+    let nots = format!("SELECT * FROM app WHERE {} a = 1", "NOT ".repeat(2000));
+    assert!(statement_err(&c, &nots).starts_with("Statement wasn't well formed"));
+    let lists = format!(
+        "INSERT INTO app VALUE {{'PK': 'x', 'SK': 'y', 'l': {}1{}}}",
+        "[".repeat(3000),
+        "]".repeat(3000)
+    );
+    assert!(statement_err(&c, &lists).starts_with("Statement wasn't well formed"));
+}
+
+#[test]
+fn any_text_is_answered_and_never_panics() {
+    let (_w, c) = orders();
+    const PIECES: &[&str] = &[
+        "SELECT",
+        "*",
+        "FROM",
+        "\"app\"",
+        "app",
+        ".",
+        "\"idx\"",
+        "WHERE",
+        "PK",
+        "SK",
+        "=",
+        "<>",
+        "<",
+        ">=",
+        "AND",
+        "OR",
+        "NOT",
+        "(",
+        ")",
+        "'C#1'",
+        "'ORDER#",
+        "1",
+        "-2.5e3",
+        "?",
+        "IN",
+        "[",
+        "]",
+        "{",
+        "}",
+        ":",
+        ",",
+        "<<",
+        ">>",
+        "BETWEEN",
+        "IS",
+        "MISSING",
+        "NULL",
+        "TRUE",
+        "begins_with",
+        "size",
+        "INSERT",
+        "INTO",
+        "VALUE",
+        "UPDATE",
+        "SET",
+        "REMOVE",
+        "DELETE",
+        "RETURNING",
+        "ALL",
+        "OLD",
+        "NEW",
+        "ORDER",
+        "BY",
+        "DESC",
+        "list_append",
+        "set_add",
+        "EXISTS",
+        ";",
+        "--",
+        "/*",
+        "\"",
+        "'",
+        "é",
+        "total",
+        "+",
+    ];
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: usize| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as usize % n
+    };
+    let (mut ok, mut refused) = (0, 0);
+    for _ in 0..3000 {
+        let len = 1 + next(14);
+        let text: Vec<&str> = (0..len).map(|_| PIECES[next(PIECES.len())]).collect();
+        let text = text.join(" ");
+        let params = (0..next(3)).map(|i| n(&i.to_string())).collect::<Vec<_>>();
+        let sent = c
+            .execute_statement()
+            .statement(&text)
+            .set_parameters((!params.is_empty()).then_some(params))
+            .send();
+        match sent {
+            Ok(_) => ok += 1,
+            Err(e) => {
+                assert!(e.code().is_some(), "{text}: an error without a code");
+                refused += 1;
+            }
+        }
+    }
+    // Random text rarely forms a statement: most is refused, each with a code.
+    assert!(
+        refused > 2000,
+        "most random text is refused ({refused}, {ok} ran)"
+    );
+}

@@ -72,10 +72,12 @@
 //!   (DynamoDB names them by their last part; unverified).
 //! - The 1 MB page across the several Queries of an `IN`: each Query stops at its own 1 MB.
 
+mod condition;
 mod lexer;
 mod parser;
 pub(crate) mod run;
 mod translate;
+mod values;
 
 pub(crate) use parser::{parse, Select, Statement};
 pub(crate) use translate::{full_key, select, transaction_action, write, Reads, WritePlan};

@@ -24,17 +24,17 @@
 //! name       ::= identifier (not a keyword) | "quoted name"
 //! ```
 //!
+//! The grammar of conditions is in `condition.rs`, of names, paths and values in `values.rs`.
+//!
 //! `?` takes the next of the request's `Parameters` as the parser meets it, so the tree holds
 //! values only, as a parsed expression holds its placeholders' values. Conditions parse into
 //! the expression language's own tree ([`CondNode`]); updates into its actions
 //! ([`UpdateAction`]).
 
 use crate::error::{Exception, Result};
-use crate::expr::{
-    Comparator, CondNode, Operand, Path, PathElem, SetValue, UpdateAction, UpdateOperand,
-};
+use crate::expr::{CondNode, Path, SetValue, UpdateAction, UpdateOperand};
 use crate::types::ReturnValue;
-use crate::value::{canonicalize_value, AttributeValue, Item};
+use crate::value::{AttributeValue, Item};
 
 use super::lexer::{lex, Tok, Token};
 use super::malformed;
@@ -126,6 +126,7 @@ pub(crate) fn parse(src: &str, params: &[AttributeValue]) -> Result<Statement> {
         pos: 0,
         params,
         used: 0,
+        depth: 0,
     };
     let statement = p.statement()?;
     p.eat(Tok::Semicolon);
@@ -138,19 +139,35 @@ pub(crate) fn parse(src: &str, params: &[AttributeValue]) -> Result<Statement> {
     Ok(statement)
 }
 
-fn parameter_count() -> Exception {
+pub(super) fn parameter_count() -> Exception {
     Exception::validation("Number of parameters in request and statement don't match.")
 }
 
-struct Parser<'a> {
-    toks: Vec<Token>,
-    pos: usize,
-    params: &'a [AttributeValue],
-    used: usize,
+pub(super) struct Parser<'a> {
+    pub(super) toks: Vec<Token>,
+    pub(super) pos: usize,
+    pub(super) params: &'a [AttributeValue],
+    pub(super) used: usize,
+    /// Nesting of parentheses, `NOT`s, values and functions at the point parsed.
+    pub(super) depth: usize,
 }
 
 impl Parser<'_> {
-    fn statement(&mut self) -> Result<Statement> {
+    /// Parses one nested piece with `f`, refusing nesting deeper than
+    /// [`MAX_NESTING`](crate::expr::MAX_NESTING): an 8,192-character statement of `(`s
+    /// must be an error, not the end of the thread's stack (the detail is this model's;
+    /// unverified).
+    pub(super) fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        if self.depth >= crate::expr::MAX_NESTING {
+            return Err(malformed("Statement nests too deeply"));
+        }
+        self.depth += 1;
+        let out = f(self);
+        self.depth -= 1;
+        out
+    }
+
+    pub(super) fn statement(&mut self) -> Result<Statement> {
         let word = self.word_at(0).map(str::to_ascii_uppercase);
         match word.as_deref() {
             Some("SELECT") => self.select().map(Statement::Select),
@@ -168,7 +185,7 @@ impl Parser<'_> {
         }
     }
 
-    fn select(&mut self) -> Result<Select> {
+    pub(super) fn select(&mut self) -> Result<Select> {
         self.keyword("SELECT")?;
         let projection = if self.eat(Tok::Star) {
             if self.peek().kind == Tok::Comma {
@@ -236,7 +253,7 @@ impl Parser<'_> {
     }
 
     /// `FROM`'s table, with an index for a `SELECT`.
-    fn source(&mut self) -> Result<(String, Option<String>)> {
+    pub(super) fn source(&mut self) -> Result<(String, Option<String>)> {
         let table = self.name()?;
         if !self.eat(Tok::Dot) {
             return Ok((table, None));
@@ -251,7 +268,7 @@ impl Parser<'_> {
     }
 
     /// The one table a write names.
-    fn table(&mut self) -> Result<String> {
+    pub(super) fn table(&mut self) -> Result<String> {
         let (table, index) = self.source()?;
         if index.is_some() {
             return Err(Exception::validation(
@@ -261,7 +278,7 @@ impl Parser<'_> {
         Ok(table)
     }
 
-    fn insert(&mut self) -> Result<Insert> {
+    pub(super) fn insert(&mut self) -> Result<Insert> {
         self.keyword("INSERT")?;
         self.keyword("INTO")?;
         let table = self.table()?;
@@ -287,7 +304,7 @@ impl Parser<'_> {
         Ok(Insert { table, item })
     }
 
-    fn update(&mut self) -> Result<Update> {
+    pub(super) fn update(&mut self) -> Result<Update> {
         self.keyword("UPDATE")?;
         let table = self.table()?;
         let mut actions = Vec::new();
@@ -331,7 +348,7 @@ impl Parser<'_> {
         })
     }
 
-    fn delete(&mut self) -> Result<Delete> {
+    pub(super) fn delete(&mut self) -> Result<Delete> {
         self.keyword("DELETE")?;
         self.keyword("FROM")?;
         let table = self.table()?;
@@ -357,14 +374,14 @@ impl Parser<'_> {
     }
 
     /// A write's `WHERE`: it must be there, since it names the item.
-    fn where_clause(&mut self) -> Result<CondNode> {
+    pub(super) fn where_clause(&mut self) -> Result<CondNode> {
         if !self.eat_keyword("WHERE") {
             return Err(Exception::validation(super::INCOMPLETE_KEY));
         }
         self.condition()
     }
 
-    fn returning(&mut self) -> Result<Option<ReturnValue>> {
+    pub(super) fn returning(&mut self) -> Result<Option<ReturnValue>> {
         if !self.eat_keyword("RETURNING") {
             return Ok(None);
         }
@@ -400,7 +417,7 @@ impl Parser<'_> {
         }))
     }
 
-    fn assignment(&mut self) -> Result<UpdateAction> {
+    pub(super) fn assignment(&mut self) -> Result<UpdateAction> {
         let path = self.path()?;
         self.expect(Tok::Eq)?;
         for (function, add) in [("set_add", true), ("set_delete", false)] {
@@ -425,7 +442,12 @@ impl Parser<'_> {
 
     /// `SET s = set_add(s, <<…>>)`: DynamoDB's `ADD` (`set_delete`: `DELETE`) of set
     /// elements, whose first argument must be the attribute assigned.
-    fn set_function(&mut self, path: Path, function: &str, add: bool) -> Result<UpdateAction> {
+    pub(super) fn set_function(
+        &mut self,
+        path: Path,
+        function: &str,
+        add: bool,
+    ) -> Result<UpdateAction> {
         let upper = function.to_ascii_uppercase().replace("SET_", "");
         self.bump();
         self.expect(Tok::LParen)?;
@@ -459,7 +481,7 @@ impl Parser<'_> {
         }
     }
 
-    fn term(&mut self) -> Result<UpdateOperand> {
+    pub(super) fn term(&mut self) -> Result<UpdateOperand> {
         if self
             .word_at(0)
             .is_some_and(|w| w.eq_ignore_ascii_case("list_append"))
@@ -467,9 +489,9 @@ impl Parser<'_> {
         {
             self.bump();
             self.bump();
-            let a = self.term()?;
+            let a = self.nested(Self::term)?;
             self.expect(Tok::Comma)?;
-            let b = self.term()?;
+            let b = self.nested(Self::term)?;
             self.expect(Tok::RParen)?;
             return Ok(UpdateOperand::ListAppend(Box::new(a), Box::new(b)));
         }
@@ -482,394 +504,17 @@ impl Parser<'_> {
         self.value().map(UpdateOperand::Value)
     }
 
-    // ---- conditions
-
-    fn condition(&mut self) -> Result<CondNode> {
-        let mut left = self.and()?;
-        while self.eat_keyword("OR") {
-            left = CondNode::Or(Box::new(left), Box::new(self.and()?));
-        }
-        Ok(left)
-    }
-
-    fn and(&mut self) -> Result<CondNode> {
-        let mut left = self.not()?;
-        while self.eat_keyword("AND") {
-            left = CondNode::And(Box::new(left), Box::new(self.not()?));
-        }
-        Ok(left)
-    }
-
-    fn not(&mut self) -> Result<CondNode> {
-        if self.eat_keyword("NOT") {
-            return Ok(CondNode::Not(Box::new(self.not()?)));
-        }
-        self.predicate()
-    }
-
-    fn predicate(&mut self) -> Result<CondNode> {
-        if self.eat(Tok::LParen) {
-            let inner = self.condition()?;
-            self.expect(Tok::RParen)?;
-            return Ok(inner);
-        }
-        if self.peek().kind == Tok::Ident && self.peek_at(1).kind == Tok::LParen {
-            let function = self.peek().text.to_ascii_lowercase();
-            if function != "size" {
-                return self.function(&function);
-            }
-        }
-        let left = self.operand()?;
-        let comparator = match self.peek().kind {
-            Tok::Eq => Some(Comparator::Eq),
-            Tok::Ne => Some(Comparator::Ne),
-            Tok::Lt => Some(Comparator::Lt),
-            Tok::Le => Some(Comparator::Le),
-            Tok::Gt => Some(Comparator::Gt),
-            Tok::Ge => Some(Comparator::Ge),
-            _ => None,
-        };
-        if let Some(c) = comparator {
-            self.bump();
-            return Ok(CondNode::Compare(c, left, self.operand()?));
-        }
-        if self.eat_keyword("BETWEEN") {
-            let low = self.operand()?;
-            self.keyword("AND")?;
-            return Ok(CondNode::Between(left, low, self.operand()?));
-        }
-        if self.eat_keyword("IN") {
-            return self.in_list(left);
-        }
-        if self.eat_keyword("IS") {
-            return self.is(left);
-        }
-        Err(self.unexpected())
-    }
-
-    fn in_list(&mut self, left: Operand) -> Result<CondNode> {
-        let close = match self.bump().kind {
-            Tok::LBracket => Tok::RBracket,
-            Tok::LParen => Tok::RParen,
-            _ => return Err(invalid_in()),
-        };
-        let mut values = Vec::new();
-        if self.peek().kind != close {
-            loop {
-                values.push(Operand::Value(self.value()?));
-                if !self.eat(Tok::Comma) {
-                    break;
-                }
-            }
-        }
-        self.expect(close)?;
-        if values.is_empty() || !matches!(left, Operand::Path(_)) {
-            return Err(invalid_in());
-        }
-        Ok(CondNode::In(left, values))
-    }
-
-    /// `x IS [NOT] MISSING | NULL | <type>`.
-    fn is(&mut self, left: Operand) -> Result<CondNode> {
-        let Operand::Path(path) = left else {
-            return Err(Exception::validation(
-                "The left hand side argument to IS must be a Variable Reference, Literal, or Path",
-            ));
-        };
-        let negated = self.eat_keyword("NOT");
-        let word = self.bump();
-        let ty = if word.kind == Tok::Ident {
-            word.text.to_ascii_uppercase()
-        } else {
-            String::new()
-        };
-        let node = match ty.as_str() {
-            "MISSING" => CondNode::NotExists(path),
-            other => {
-                let tag = match other {
-                    "NULL" => "NULL",
-                    "BOOLEAN" => "BOOL",
-                    "STRING" => "S",
-                    "NUMERIC" => "N",
-                    "BLOB" => "B",
-                    "LIST" => "L",
-                    "STRUCT" | "TUPLE" => "M",
-                    _ => {
-                        return Err(Exception::validation(format!(
-                            "Unsupported data type for IS operator: {}. Supported data types are [MISSING, NULL, BOOLEAN, BLOB, STRING, NUMERIC, STRUCT, TUPLE, LIST]",
-                            if ty.is_empty() { "UNKNOWN" } else { &ty }
-                        )))
-                    }
-                };
-                CondNode::AttrType(path, tag)
-            }
-        };
-        Ok(if negated {
-            CondNode::Not(Box::new(node))
-        } else {
-            node
-        })
-    }
-
-    /// A function that is itself a condition: `begins_with(a, 'x')`, `contains(…)`,
-    /// `attribute_exists(a)`, `attribute_not_exists(a)`, `attribute_type(a, 'S')`,
-    /// `missing(a)`.
-    fn function(&mut self, name: &str) -> Result<CondNode> {
-        self.bump();
-        self.expect(Tok::LParen)?;
-        let mut args = vec![self.operand()?];
-        while self.eat(Tok::Comma) {
-            args.push(self.operand()?);
-        }
-        self.expect(Tok::RParen)?;
-        let arity = |n: usize| {
-            if args.len() == n {
-                Ok(())
-            } else {
-                Err(Exception::validation(format!(
-                    "Incorrect number of operands for operator or function; operator or function: {name}, number of operands: {}",
-                    args.len()
-                )))
-            }
-        };
-        let path = |op: &Operand| match op {
-            Operand::Path(p) => Ok(p.clone()),
-            _ => Err(Exception::validation(format!(
-                "Incorrect operand type for operator or function; operator or function: {name}"
-            ))),
-        };
-        Ok(match name {
-            "begins_with" | "contains" => {
-                arity(2)?;
-                let (a, b) = (args[0].clone(), args[1].clone());
-                if name == "contains" {
-                    CondNode::Contains(a, b)
-                } else {
-                    CondNode::BeginsWith(a, b)
-                }
-            }
-            "attribute_exists" => {
-                arity(1)?;
-                CondNode::Exists(path(&args[0])?)
-            }
-            "attribute_not_exists" | "missing" => {
-                arity(1)?;
-                CondNode::NotExists(path(&args[0])?)
-            }
-            "attribute_type" => {
-                arity(2)?;
-                let tag = match &args[1] {
-                    Operand::Value(AttributeValue::S(t)) => type_tag(t).ok_or_else(|| {
-                        Exception::validation(format!(
-                            "Invalid attribute type name found; type: {t}, valid types: {{B,NULL,SS,BOOL,L,BS,N,NS,S,M}}"
-                        ))
-                    })?,
-                    _ => {
-                        return Err(Exception::validation(
-                            "Incorrect operand type for operator or function; operator or function: attribute_type",
-                        ))
-                    }
-                };
-                CondNode::AttrType(path(&args[0])?, tag)
-            }
-            other => return Err(unrecognized_function(other)),
-        })
-    }
-
-    fn operand(&mut self) -> Result<Operand> {
-        if self
-            .word_at(0)
-            .is_some_and(|w| w.eq_ignore_ascii_case("size"))
-            && self.peek_at(1).kind == Tok::LParen
-        {
-            self.bump();
-            self.bump();
-            let inner = self.path()?;
-            self.expect(Tok::RParen)?;
-            return Ok(Operand::Size(Box::new(Operand::Path(inner))));
-        }
-        if self.at_keyword("MISSING") {
-            return Err(Exception::validation(
-                "MISSING must be compared using IS operator",
-            ));
-        }
-        if self.at_name() {
-            return self.path().map(Operand::Path);
-        }
-        self.value().map(Operand::Value)
-    }
-
-    // ---- names, paths and values
-
-    /// Whether a name starts here (a quoted name, or a word that is no keyword or literal).
-    fn at_name(&self) -> bool {
-        let t = self.peek();
-        t.kind == Tok::Quoted || (t.kind == Tok::Ident && !is_keyword(&t.text))
-    }
-
-    fn name(&mut self) -> Result<String> {
-        if self.at_name() {
-            Ok(self.bump().text)
-        } else {
-            Err(self.unexpected())
-        }
-    }
-
-    fn path(&mut self) -> Result<Path> {
-        let mut elems = vec![PathElem::Name(self.name()?)];
-        loop {
-            if self.eat(Tok::Dot) {
-                elems.push(PathElem::Name(self.name()?));
-            } else if self.eat(Tok::LBracket) {
-                let t = self.bump();
-                match t.kind {
-                    Tok::Number => {
-                        let index = t.text.parse::<u32>().map_err(|_| {
-                            Exception::validation(format!(
-                                "List index is not within the allowable range; index: [{}]",
-                                t.text
-                            ))
-                        })?;
-                        elems.push(PathElem::Index(index));
-                    }
-                    Tok::Str => elems.push(PathElem::Name(t.text)),
-                    _ => return Err(malformed("Unexpected path component")),
-                }
-                self.expect(Tok::RBracket)?;
-            } else {
-                return Ok(Path(elems));
-            }
-        }
-    }
-
-    /// A literal or a parameter, in DynamoDB's canonical form.
-    fn value(&mut self) -> Result<AttributeValue> {
-        let t = self.bump();
-        let raw = match t.kind {
-            Tok::Str => AttributeValue::S(t.text),
-            Tok::Number => AttributeValue::N(t.text),
-            Tok::Minus if self.peek().kind == Tok::Number => {
-                AttributeValue::N(format!("-{}", self.bump().text))
-            }
-            Tok::Param => {
-                let v = self
-                    .params
-                    .get(self.used)
-                    .cloned()
-                    .ok_or_else(parameter_count)?;
-                self.used += 1;
-                return Ok(v);
-            }
-            Tok::Ident => match t.text.to_ascii_uppercase().as_str() {
-                "TRUE" => AttributeValue::Bool(true),
-                "FALSE" => AttributeValue::Bool(false),
-                "NULL" => AttributeValue::Null(true),
-                "MISSING" => {
-                    return Err(Exception::validation(
-                        "MISSING must be compared using IS operator",
-                    ))
-                }
-                _ => {
-                    self.pos -= 1;
-                    return Err(self.unexpected());
-                }
-            },
-            Tok::LBrace => AttributeValue::M(self.tuple()?),
-            Tok::LBracket => {
-                let mut list = Vec::new();
-                if self.peek().kind != Tok::RBracket {
-                    loop {
-                        list.push(self.value()?);
-                        if !self.eat(Tok::Comma) {
-                            break;
-                        }
-                    }
-                }
-                self.expect(Tok::RBracket)?;
-                AttributeValue::L(list)
-            }
-            Tok::LBag => self.bag()?,
-            Tok::Eof => return Err(malformed("Unexpected end of statement")),
-            _ => {
-                self.pos -= 1;
-                return Err(self.unexpected());
-            }
-        };
-        canonicalize_value(raw)
-    }
-
-    /// The inside of `{…}`, after the brace.
-    fn tuple(&mut self) -> Result<Item> {
-        let mut item = Item::new();
-        if self.eat(Tok::RBrace) {
-            return Ok(item);
-        }
-        loop {
-            if !matches!(self.peek().kind, Tok::Str | Tok::Quoted) {
-                return Err(self.unexpected());
-            }
-            let key = self.bump();
-            self.expect(Tok::Colon)?;
-            let value = self.value()?;
-            if item.insert(key.text.clone(), value).is_some() {
-                return Err(Exception::validation(format!(
-                    "Duplicate keys in tuple. Key: {} under item",
-                    key.text
-                )));
-            }
-            if !self.eat(Tok::Comma) {
-                break;
-            }
-        }
-        self.expect(Tok::RBrace)?;
-        Ok(item)
-    }
-
-    /// The inside of `<<…>>`: a set of strings or of numbers.
-    fn bag(&mut self) -> Result<AttributeValue> {
-        let mut strings = Vec::new();
-        let mut numbers = Vec::new();
-        if self.peek().kind == Tok::RBag {
-            return Err(Exception::validation("Empty bags are not supported"));
-        }
-        loop {
-            let negative = self.eat(Tok::Minus);
-            let t = self.bump();
-            match t.kind {
-                Tok::Str if !negative => strings.push(t.text),
-                Tok::Number if negative => numbers.push(format!("-{}", t.text)),
-                Tok::Number => numbers.push(t.text),
-                _ => {
-                    return Err(Exception::validation(
-                        "Unsupported data type in Bag. DynamoDB only supports either numbers or strings in bags",
-                    ))
-                }
-            }
-            if !self.eat(Tok::Comma) {
-                break;
-            }
-        }
-        self.expect(Tok::RBag)?;
-        match (strings.is_empty(), numbers.is_empty()) {
-            (false, true) => Ok(AttributeValue::Ss(strings)),
-            (true, false) => Ok(AttributeValue::Ns(numbers)),
-            _ => Err(Exception::validation(
-                "Unsupported data type in Bag. DynamoDB only supports either numbers or strings in bags",
-            )),
-        }
-    }
-
     // ---- tokens
 
-    fn peek(&self) -> &Token {
+    pub(super) fn peek(&self) -> &Token {
         &self.toks[self.pos]
     }
 
-    fn peek_at(&self, ahead: usize) -> &Token {
+    pub(super) fn peek_at(&self, ahead: usize) -> &Token {
         &self.toks[(self.pos + ahead).min(self.toks.len() - 1)]
     }
 
-    fn bump(&mut self) -> Token {
+    pub(super) fn bump(&mut self) -> Token {
         let t = self.toks[self.pos].clone();
         if t.kind != Tok::Eof {
             self.pos += 1;
@@ -877,7 +522,7 @@ impl Parser<'_> {
         t
     }
 
-    fn eat(&mut self, kind: Tok) -> bool {
+    pub(super) fn eat(&mut self, kind: Tok) -> bool {
         let here = self.peek().kind == kind;
         if here {
             self.bump();
@@ -885,7 +530,7 @@ impl Parser<'_> {
         here
     }
 
-    fn expect(&mut self, kind: Tok) -> Result<Token> {
+    pub(super) fn expect(&mut self, kind: Tok) -> Result<Token> {
         if self.peek().kind == kind {
             Ok(self.bump())
         } else {
@@ -894,16 +539,16 @@ impl Parser<'_> {
     }
 
     /// The word at `ahead` tokens from here, if it is a bare word.
-    fn word_at(&self, ahead: usize) -> Option<&str> {
+    pub(super) fn word_at(&self, ahead: usize) -> Option<&str> {
         let t = self.peek_at(ahead);
         (t.kind == Tok::Ident).then_some(t.text.as_str())
     }
 
-    fn at_keyword(&self, kw: &str) -> bool {
+    pub(super) fn at_keyword(&self, kw: &str) -> bool {
         self.word_at(0).is_some_and(|w| w.eq_ignore_ascii_case(kw))
     }
 
-    fn eat_keyword(&mut self, kw: &str) -> bool {
+    pub(super) fn eat_keyword(&mut self, kw: &str) -> bool {
         let here = self.at_keyword(kw);
         if here {
             self.bump();
@@ -911,7 +556,7 @@ impl Parser<'_> {
         here
     }
 
-    fn keyword(&mut self, kw: &str) -> Result<()> {
+    pub(super) fn keyword(&mut self, kw: &str) -> Result<()> {
         if self.eat_keyword(kw) {
             Ok(())
         } else {
@@ -920,7 +565,7 @@ impl Parser<'_> {
     }
 
     /// The syntax error for the token at hand.
-    fn unexpected(&self) -> Exception {
+    pub(super) fn unexpected(&self) -> Exception {
         let t = self.peek();
         malformed(match t.kind {
             Tok::Eof => "Unexpected end of statement",
@@ -930,23 +575,10 @@ impl Parser<'_> {
     }
 }
 
-fn is_keyword(word: &str) -> bool {
+pub(super) fn is_keyword(word: &str) -> bool {
     KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(word))
 }
 
-fn unrecognized_function(name: &str) -> Exception {
+pub(super) fn unrecognized_function(name: &str) -> Exception {
     Exception::validation(format!("Unrecognized function: {name}"))
-}
-
-fn invalid_in() -> Exception {
-    Exception::validation(
-        "IN operator must have a left hand argument of type Variable Reference and right hand argument of type Seq with at least one member",
-    )
-}
-
-/// The static tag of a type name `attribute_type` accepts.
-fn type_tag(name: &str) -> Option<&'static str> {
-    ["S", "SS", "N", "NS", "B", "BS", "BOOL", "NULL", "L", "M"]
-        .into_iter()
-        .find(|t| *t == name)
 }
