@@ -1084,3 +1084,43 @@ fn any_text_is_answered_and_never_panics() {
         "most random text is refused ({refused}, {ok} ran)"
     );
 }
+
+#[test]
+fn return_values_on_condition_check_failure_reaches_batches_and_transactions() {
+    let (_w, c) = orders();
+    let stale = r#"UPDATE app SET total = 0 WHERE PK = 'C#1' AND SK = 'ORDER#2' AND total = 1"#;
+    let out = c
+        .batch_execute_statement()
+        .statements(
+            BatchStatementRequest::builder()
+                .statement(stale)
+                .return_values_on_condition_check_failure(
+                    ReturnValuesOnConditionCheckFailure::AllOld,
+                )
+                .build()
+                .unwrap(),
+        )
+        .send()
+        .unwrap();
+    let error = out.responses()[0].error().expect("the condition failed");
+    assert_eq!(error.item().map(|i| i["total"].clone()), Some(n("120")));
+    let err = c
+        .execute_transaction()
+        .transact_statements(
+            ParameterizedStatement::builder()
+                .statement(stale)
+                .return_values_on_condition_check_failure(
+                    ReturnValuesOnConditionCheckFailure::AllOld,
+                )
+                .build()
+                .unwrap(),
+        )
+        .send()
+        .unwrap_err()
+        .into_service_error();
+    let engine::operation::execute_transaction::ExecuteTransactionError::TransactionCanceledException(e) = err else {
+        panic!("{err:?}")
+    };
+    let reason = &e.cancellation_reasons()[0];
+    assert_eq!(reason.item().map(|i| i["total"].clone()), Some(n("120")));
+}

@@ -6,6 +6,12 @@
 //! validate everything first, then take effect. Nothing is written until every check has
 //! passed, so a rejected request leaves the world exactly as it was.
 //!
+//! The operations whose requests carry expressions have two entry points: `execute` parses
+//! the expression strings (or the legacy parameters, `legacy`) and hands the parsed form
+//! to `run`, which does the rest. PartiQL's statements (`partiql`) enter at `run`, with
+//! the parsed form their translation built, so a statement cannot read, cost or log
+//! anything the operation itself would not.
+//!
 //! This file holds what the operations share: finding the table, validating an item for a
 //! write, admitting a write, shaping errors. Committing a write, and everything a write
 //! sets off, is the write path's ([`crate::write`]), reached through `State::commit_write`.

@@ -57,10 +57,12 @@
 //! the items read, not returned, as Query's and Scan's does, and a page that stopped early
 //! carries a `NextToken` to send back with the same statement and parameters.
 //!
-//! Messages follow DynamoDB's wording where its own PartiQL messages are known (the
-//! AWS-published DynamoDB Local ships the same catalogue); a syntax error is
+//! Messages follow DynamoDB's wording where its PartiQL messages are known (DynamoDB Local,
+//! which AWS publishes, carries a catalogue of them; which case answers which message is
+//! sometimes inferred, and marked unverified where it is made); a syntax error is
 //! `Statement wasn't well formed, can't be processed: <detail>`, whose details here are
-//! this model's (unverified).
+//! this model's (unverified), except `Expected data manipulation` for a statement that is
+//! not one of the four.
 //!
 //! ## What the model leaves out
 //!
