@@ -110,14 +110,23 @@ fn one_on_demand_key_takes_a_batch_of_25_times_50_kb_and_200_puts_of_10_kb() {
                 .build()
         })
         .collect();
-    let out = c.batch_write_item().request_items("app", batch).send().unwrap();
+    let out = c
+        .batch_write_item()
+        .request_items("app", batch)
+        .send()
+        .unwrap();
     assert_eq!(
-        out.unprocessed_items().map(|u| u.values().map(Vec::len).sum::<usize>()),
+        out.unprocessed_items()
+            .map(|u| u.values().map(Vec::len).sum::<usize>()),
         Some(0),
         "1,250 WRU on one key in one batch"
     );
     let (w2, c2) = app();
-    assert_eq!(burst_of_puts(&c2, "hot", 200, 10, "p"), (200, 0), "2,000 WRU at once");
+    assert_eq!(
+        burst_of_puts(&c2, "hot", 200, 10, "p"),
+        (200, 0),
+        "2,000 WRU at once"
+    );
     drop(w2);
 }
 

@@ -85,7 +85,11 @@ fn descriptions_carry_a_table_id_index_arns_and_when_the_table_became_on_demand(
     let id = t.table_id().unwrap();
     assert_eq!(id.len(), 36);
     assert_eq!(id.matches('-').count(), 4);
-    assert_ne!(Some(id), describe("prov").table_id(), "each table its own id");
+    assert_ne!(
+        Some(id),
+        describe("prov").table_id(),
+        "each table its own id"
+    );
     let arn = t.table_arn().unwrap();
     assert_eq!(
         t.global_secondary_indexes.as_ref().unwrap()[0].index_arn(),
@@ -109,7 +113,10 @@ fn descriptions_carry_a_table_id_index_arns_and_when_the_table_became_on_demand(
         .billing_mode(BillingMode::PayPerRequest)
         .send()
         .unwrap();
-    assert_eq!(since(&describe("prov")), Some(DateTime::from_secs(epoch + 60)));
+    assert_eq!(
+        since(&describe("prov")),
+        Some(DateTime::from_secs(epoch + 60))
+    );
 }
 
 #[test]
@@ -160,10 +167,11 @@ fn describe_stream_dates_the_stream_and_a_disabled_streams_shards_have_ends() {
         d.creation_request_date_time(),
         Some(&DateTime::from_secs(epoch + 10))
     );
-    assert!(d
-        .shards()
-        .iter()
-        .all(|s| s.sequence_number_range().unwrap().ending_sequence_number().is_none()));
+    assert!(d.shards().iter().all(|s| s
+        .sequence_number_range()
+        .unwrap()
+        .ending_sequence_number()
+        .is_none()));
     c.update_table()
         .table_name("docs")
         .stream_specification(StreamSpecification::disabled())

@@ -6,10 +6,9 @@ mod common;
 
 use common::*;
 use engine::types::{
-    AttributeDefinition, BillingMode, CreateGlobalSecondaryIndexAction,
-    GlobalSecondaryIndexUpdate, KeySchemaElement, KeyType, LocalSecondaryIndex, Projection,
-    PutRequest, ReturnConsumedCapacity, ReturnItemCollectionMetrics, ScalarAttributeType, Select,
-    TransactWriteItem, WriteRequest,
+    AttributeDefinition, BillingMode, CreateGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate,
+    KeySchemaElement, KeyType, LocalSecondaryIndex, Projection, PutRequest, ReturnConsumedCapacity,
+    ReturnItemCollectionMetrics, ScalarAttributeType, Select, TransactWriteItem, WriteRequest,
 };
 use engine::{item, AttributeValue, Client, Item, World};
 
@@ -202,7 +201,11 @@ fn a_local_index_query_for_all_attributes_fetches_them_from_the_table_at_extra_c
     };
     let projected = query(None);
     assert!(projected.items().iter().all(|i| !i.contains_key("body")));
-    let keys_only_units = projected.consumed_capacity().unwrap().capacity_units().unwrap();
+    let keys_only_units = projected
+        .consumed_capacity()
+        .unwrap()
+        .capacity_units()
+        .unwrap();
     let all = query(Some(Select::AllAttributes));
     assert_eq!(all.items().len(), 2);
     assert!(all.items().iter().all(|i| i["body"] == s(&body)));

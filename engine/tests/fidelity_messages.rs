@@ -6,12 +6,12 @@ mod common;
 
 use common::*;
 use engine::error::ProvideErrorMetadata;
+use engine::operation::transact_get_items::TransactGetItemsError;
 use engine::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
-    KeysAndAttributes, Projection, ProvisionedThroughput, PutRequest,
-    ReturnValue, ScalarAttributeType, WriteRequest,
+    KeysAndAttributes, Projection, ProvisionedThroughput, PutRequest, ReturnValue,
+    ScalarAttributeType, WriteRequest,
 };
-use engine::operation::transact_get_items::TransactGetItemsError;
 use engine::types::{Get, TransactGetItem};
 use engine::{item, AttributeValue, Client, World};
 
@@ -276,7 +276,10 @@ fn update_table_refuses_throughput_below_one_and_no_change_and_answers_updating(
         .send()
         .unwrap();
     assert_eq!(
-        out.table_description().unwrap().table_status().map(|s| s.as_str()),
+        out.table_description()
+            .unwrap()
+            .table_status()
+            .map(|s| s.as_str()),
         Some("UPDATING")
     );
     let now = c.describe_table().table_name("tbl").send().unwrap();
@@ -368,7 +371,9 @@ fn update(c: &Client, expr: &str, values: &[(&str, AttributeValue)]) -> Result<(
     for (k, v) in values {
         req = req.expression_attribute_values(*k, v.clone());
     }
-    req.send().map(|_| ()).map_err(|e| e.message().unwrap_or_default().to_string())
+    req.send()
+        .map(|_| ())
+        .map_err(|e| e.message().unwrap_or_default().to_string())
 }
 
 #[test]
@@ -395,9 +400,15 @@ fn bare_names_and_functions_start_with_a_letter() {
         Err("Invalid UpdateExpression: Syntax error; token: \"_\", near: \"SET _123\"".into())
     );
     let e = update(&c, "SET a = _f(b)", &[]).unwrap_err();
-    assert!(e.starts_with("Invalid UpdateExpression: Syntax error; token: \"_\""), "{e}");
+    assert!(
+        e.starts_with("Invalid UpdateExpression: Syntax error; token: \"_\""),
+        "{e}"
+    );
     let e = update(&c, "SET a = f(b)", &[]).unwrap_err();
-    assert_eq!(e, "Invalid UpdateExpression: Invalid function name; function: f");
+    assert_eq!(
+        e,
+        "Invalid UpdateExpression: Invalid function name; function: f"
+    );
 }
 
 #[test]
@@ -410,7 +421,10 @@ fn list_append_takes_a_function_as_an_operand_even_itself() {
         &[(":x", l("x")), (":y", l("y"))],
     )
     .unwrap();
-    assert_eq!(get(&c, "doc", "A").unwrap()["a"], AttributeValue::L(vec![s("x"), s("y")]));
+    assert_eq!(
+        get(&c, "doc", "A").unwrap()["a"],
+        AttributeValue::L(vec![s("x"), s("y")])
+    );
     // The documented grammar lets an operand be a function, list_append included. (A peer
     // suite run against the service reports that it refuses this nesting; the engine follows
     // the documentation.)
@@ -453,7 +467,11 @@ fn arithmetic_past_38_digits_is_worded_as_an_overflow() {
     let overflow =
         "Number overflow. Attempting to store a number with magnitude larger than supported range";
     assert_eq!(
-        update(&c, "SET b = :x + :y", &[(":x", n("9e125")), (":y", n("9e125"))]),
+        update(
+            &c,
+            "SET b = :x + :y",
+            &[(":x", n("9e125")), (":y", n("9e125"))]
+        ),
         Err(overflow.into())
     );
     assert_eq!(
@@ -505,7 +523,10 @@ fn a_long_range_only_key_schema_reports_the_length_first() {
     let e = c
         .create_table()
         .table_name("rangeonly")
-        .attribute_definitions(AttributeDefinition::new(long.clone(), ScalarAttributeType::S))
+        .attribute_definitions(AttributeDefinition::new(
+            long.clone(),
+            ScalarAttributeType::S,
+        ))
         .key_schema(KeySchemaElement::new(long.clone(), KeyType::Range))
         .billing_mode(BillingMode::PayPerRequest)
         .send();
@@ -522,7 +543,11 @@ fn an_attribute_name_of_64_kb_is_too_long_anywhere() {
     let long = "x".repeat(65_536);
     let mut it = key("a", "b");
     it.insert(ok.clone(), n("1"));
-    c.put_item().table_name("app").set_item(Some(it)).send().unwrap();
+    c.put_item()
+        .table_name("app")
+        .set_item(Some(it))
+        .send()
+        .unwrap();
     let mut it = key("a", "c");
     it.insert(long.clone(), n("1"));
     let e = message(c.put_item().table_name("app").set_item(Some(it)).send());
@@ -695,14 +720,15 @@ fn attribute_type_takes_a_value_and_299_nots_are_accepted() {
     };
     check("attribute_type(:v, :t)").unwrap();
     assert_eq!(
-        code(c
-            .put_item()
-            .table_name("app")
-            .set_item(Some(key("a", "b")))
-            .condition_expression("attribute_type(:v, :t)")
-            .expression_attribute_values(":v", n("1"))
-            .expression_attribute_values(":t", s("S"))
-            .send()),
+        code(
+            c.put_item()
+                .table_name("app")
+                .set_item(Some(key("a", "b")))
+                .condition_expression("attribute_type(:v, :t)")
+                .expression_attribute_values(":v", n("1"))
+                .expression_attribute_values(":t", s("S"))
+                .send()
+        ),
         "ConditionalCheckFailedException"
     );
     // 299 NOTs (an odd number) and one comparison: 300 operators, the most allowed.

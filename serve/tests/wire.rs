@@ -339,7 +339,10 @@ fn descriptions_carry_the_table_id_index_arns_and_dates_on_the_worlds_calendar()
     let stream = conn
         .call(
             "DynamoDBStreams_20120810.DescribeStream",
-            &format!(r#"{{"StreamArn":"{}"}}"#, t["LatestStreamArn"].as_str().unwrap()),
+            &format!(
+                r#"{{"StreamArn":"{}"}}"#,
+                t["LatestStreamArn"].as_str().unwrap()
+            ),
         )
         .json();
     assert_eq!(

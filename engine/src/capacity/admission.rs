@@ -276,8 +276,7 @@ pub fn admit(
             // second, as in the bucket), writes past it as far as the partition's headroom
             // covers, and twice the previous peak second for the table — which a
             // transaction's actions meet as one request.
-            let first =
-                meter.consumed == 0.0 || (atomic.is_some() && meter.atomic == atomic);
+            let first = meter.consumed == 0.0 || (atomic.is_some() && meter.atomic == atomic);
             let peak = match kind {
                 Kind::Read => table.peak_read,
                 Kind::Write => table.peak_write,
@@ -288,7 +287,8 @@ pub fn admit(
                 Kind::Read => over == 0.0,
                 Kind::Write => over <= meter.headroom,
             };
-            let table_ok = (atomic.is_some() && table.atomic == atomic) || table_used + cost <= limit;
+            let table_ok =
+                (atomic.is_some() && table.atomic == atomic) || table_used + cost <= limit;
             let admitted = first || (partition_ok && table_ok);
             if admitted {
                 if !first && kind == Kind::Write {

@@ -67,8 +67,7 @@ pub struct BatchWriteItemOutput {
     pub consumed_capacity: Option<Vec<ConsumedCapacity>>,
     /// Table → one entry per item collection the batch changed, with
     /// `ReturnItemCollectionMetrics=SIZE` (tables with local secondary indexes only).
-    pub item_collection_metrics:
-        Option<HashMap<String, Vec<crate::types::ItemCollectionMetrics>>>,
+    pub item_collection_metrics: Option<HashMap<String, Vec<crate::types::ItemCollectionMetrics>>>,
 }
 
 impl BatchWriteItemOutput {

@@ -165,7 +165,8 @@ pub(crate) fn run(
         }
         None => admit_item_write(state, name, &key, None, false)?,
     };
-    let metrics_key = super::wants_metrics(input.return_item_collection_metrics).then(|| key.clone());
+    let metrics_key =
+        super::wants_metrics(input.return_item_collection_metrics).then(|| key.clone());
     let old = if exists {
         state.commit_write(name, key, None)
     } else {

@@ -4,8 +4,8 @@ use super::builder::string_setter;
 use super::require_table_name;
 use crate::client::Client;
 use crate::error::{Exception, Result};
-use crate::table::{IndexKind, Table};
 use crate::primitives::DateTime;
+use crate::table::{IndexKind, Table};
 use crate::types::{
     BillingMode, BillingModeSummary, GlobalSecondaryIndexDescription, IndexStatus,
     LocalSecondaryIndexDescription, ProvisionedThroughputDescription, TableDescription,

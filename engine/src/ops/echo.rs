@@ -37,10 +37,7 @@ pub(crate) fn key_schema(elements: &[KeySchemaElement]) -> String {
 
 /// `{table=[WriteRequest(putRequest=PutRequest(item={…}), deleteRequest=null), …]}`.
 pub(crate) fn request_items(items: &HashMap<String, Vec<WriteRequest>>) -> String {
-    map(
-        items,
-        |requests| list(requests.iter().map(write_request)),
-    )
+    map(items, |requests| list(requests.iter().map(write_request)))
 }
 
 fn write_request(r: &WriteRequest) -> String {
@@ -80,7 +77,10 @@ pub(crate) fn transact_write_items(items: &[TransactWriteItem]) -> String {
             structure(
                 "Put",
                 &[
-                    ("item", opt(p.item.as_ref().map(|i| map(i, attribute_value)))),
+                    (
+                        "item",
+                        opt(p.item.as_ref().map(|i| map(i, attribute_value))),
+                    ),
                     ("tableName", opt(p.table_name.clone())),
                     ("conditionExpression", opt(p.condition_expression.clone())),
                 ],

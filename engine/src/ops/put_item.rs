@@ -11,8 +11,8 @@ use std::collections::HashMap;
 
 use super::builder::{item_setters, map_setters, placeholder_setters, string_setter, value_setter};
 use super::{
-    admit_item_write, check_writable, condition_failed, prepare_item, require_data_table_name, table,
-    write_cost,
+    admit_item_write, check_writable, condition_failed, prepare_item, require_data_table_name,
+    table, write_cost,
 };
 use crate::client::Client;
 use crate::error::{Exception, Result};
@@ -175,7 +175,8 @@ pub(crate) fn run(
         }
         None => admit_item_write(state, name, &key, Some(&item), false)?,
     };
-    let metrics_key = super::wants_metrics(input.return_item_collection_metrics).then(|| key.clone());
+    let metrics_key =
+        super::wants_metrics(input.return_item_collection_metrics).then(|| key.clone());
     let old = state.commit_write(name, key, Some(item));
     let attributes = match input.return_values {
         Some(ReturnValue::AllOld) => old,

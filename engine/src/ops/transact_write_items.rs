@@ -139,8 +139,7 @@ pub struct TransactWriteItemsOutput {
     pub consumed_capacity: Option<Vec<ConsumedCapacity>>,
     /// Table → one entry per item collection the transaction wrote, with
     /// `ReturnItemCollectionMetrics=SIZE` (tables with local secondary indexes only).
-    pub item_collection_metrics:
-        Option<HashMap<String, Vec<crate::types::ItemCollectionMetrics>>>,
+    pub item_collection_metrics: Option<HashMap<String, Vec<crate::types::ItemCollectionMetrics>>>,
 }
 
 impl TransactWriteItemsOutput {

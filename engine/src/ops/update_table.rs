@@ -286,7 +286,8 @@ fn redefined(
         .find_map(|u| u.create.as_ref())
         .map(|c| c.key_schema.as_slice())
         .unwrap_or(&[]);
-    let render = |elements: &[KeySchemaElement], defs: &dyn Fn(&str) -> crate::types::ScalarAttributeType| {
+    let render = |elements: &[KeySchemaElement],
+                  defs: &dyn Fn(&str) -> crate::types::ScalarAttributeType| {
         elements
             .iter()
             .map(|e| element(e, defs(&e.attribute_name)))
@@ -366,7 +367,12 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
     for d in &input.attribute_definitions {
         match defs.iter().find(|x| x.attribute_name == d.attribute_name) {
             Some(existing) if existing.attribute_type != d.attribute_type => {
-                return Err(redefined(table, existing, d, &input.global_secondary_index_updates))
+                return Err(redefined(
+                    table,
+                    existing,
+                    d,
+                    &input.global_secondary_index_updates,
+                ))
             }
             Some(_) => {}
             None => defs.push(d.clone()),

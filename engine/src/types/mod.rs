@@ -175,11 +175,11 @@ wire_enum!(
 mod legacy;
 mod metrics;
 mod settings;
-pub use metrics::ItemCollectionMetrics;
 pub use legacy::{
     AttributeAction, AttributeValueUpdate, ComparisonOperator, Condition, ConditionalOperator,
     ExpectedAttributeValue,
 };
+pub use metrics::ItemCollectionMetrics;
 pub use settings::{
     ContinuousBackupsDescription, ContinuousBackupsStatus, Endpoint,
     PointInTimeRecoveryDescription, PointInTimeRecoverySpecification, PointInTimeRecoveryStatus,
@@ -474,9 +474,7 @@ impl BillingModeSummary {
     pub fn billing_mode(&self) -> Option<&BillingMode> {
         self.billing_mode.as_ref()
     }
-    pub fn last_update_to_pay_per_request_date_time(
-        &self,
-    ) -> Option<&crate::primitives::DateTime> {
+    pub fn last_update_to_pay_per_request_date_time(&self) -> Option<&crate::primitives::DateTime> {
         self.last_update_to_pay_per_request_date_time.as_ref()
     }
 }

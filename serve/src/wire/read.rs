@@ -30,8 +30,8 @@ use std::collections::HashMap;
 use engine::types::{
     AttributeAction, BillingMode, ComparisonOperator, ConditionalOperator, KeyType, ProjectionType,
     ReturnConsumedCapacity, ReturnItemCollectionMetrics, ReturnValue,
-    ReturnValuesOnConditionCheckFailure, ScalarAttributeType,
-    Select, ShardIteratorType, SseType, StreamViewType,
+    ReturnValuesOnConditionCheckFailure, ScalarAttributeType, Select, ShardIteratorType, SseType,
+    StreamViewType,
 };
 use engine::{AttributeValue, Item};
 use serde_json::{Map, Value};

@@ -66,8 +66,7 @@ pub fn create_table(api: &Api, req: &Fields<'_>) -> Result<Value> {
     Ok(Out::new()
         .put(
             "TableDescription",
-            out.table_description()
-                .map(table_description),
+            out.table_description().map(table_description),
         )
         .done())
 }
@@ -80,12 +79,7 @@ pub fn describe_table(api: &Api, req: &Fields<'_>) -> Result<Value> {
     req.finish()?;
     let out = call.send()?;
     Ok(Out::new()
-        .put(
-            "Table",
-            out.table
-                .as_ref()
-                .map(table_description),
-        )
+        .put("Table", out.table.as_ref().map(table_description))
         .done())
 }
 
@@ -99,9 +93,7 @@ pub fn delete_table(api: &Api, req: &Fields<'_>) -> Result<Value> {
     Ok(Out::new()
         .put(
             "TableDescription",
-            out.table_description
-                .as_ref()
-                .map(table_description),
+            out.table_description.as_ref().map(table_description),
         )
         .done())
 }
@@ -190,9 +182,7 @@ pub fn update_table(api: &Api, req: &Fields<'_>) -> Result<Value> {
     Ok(Out::new()
         .put(
             "TableDescription",
-            out.table_description
-                .as_ref()
-                .map(table_description),
+            out.table_description.as_ref().map(table_description),
         )
         .done())
 }

@@ -9,9 +9,9 @@ use std::collections::HashMap;
 
 use engine::types::{
     AttributeDefinition, Capacity, ConsumedCapacity, GlobalSecondaryIndexDescription,
-    ItemCollectionMetrics,
-    KeySchemaElement, LocalSecondaryIndexDescription, Projection, ProvisionedThroughputDescription,
-    Record, StreamDescription, StreamSpecification, TableDescription,
+    ItemCollectionMetrics, KeySchemaElement, LocalSecondaryIndexDescription, Projection,
+    ProvisionedThroughputDescription, Record, StreamDescription, StreamSpecification,
+    TableDescription,
 };
 use engine::Item;
 use serde_json::{Map, Value};
@@ -119,7 +119,10 @@ fn item_collection_metrics(m: &ItemCollectionMetrics) -> Value {
         .put(
             "SizeEstimateRangeGB",
             Some(Value::Array(
-                m.size_estimate_range_gb().iter().map(|g| number(*g)).collect(),
+                m.size_estimate_range_gb()
+                    .iter()
+                    .map(|g| number(*g))
+                    .collect(),
             )),
         )
         .done()
