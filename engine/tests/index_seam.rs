@@ -2,16 +2,19 @@
 //! `engine::seams::Pieces::index_propagator`, the engine's own propagator by default.
 mod common;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use common::*;
+use engine::seams::{IndexKey, IndexPropagator, IndexShape, IndexWrite, Pieces};
 use engine::types::{
     AttributeDefinition, CreateGlobalSecondaryIndexAction, GlobalSecondaryIndex,
     GlobalSecondaryIndexUpdate, KeySchemaElement, KeyType, LocalSecondaryIndex, Projection,
     ProvisionedThroughput, Put, PutRequest, ReturnConsumedCapacity, ScalarAttributeType,
     TransactWriteItem, WriteRequest,
 };
-use engine::{item, AttributeValue, Client, Item, World};
+use engine::{item, AttributeValue, Client, Item, World, WorldConfig};
 
 fn put_request(item: Item) -> WriteRequest {
     WriteRequest::builder()
@@ -159,7 +162,7 @@ fn workload(world: &World) -> Seen {
                         .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
                         .send()
                         .map(|o| o.consumed_capacity)
-                    .map_err(|e| (e.is_throttling(), format!("{e:?}")))
+                        .map_err(|e| (e.is_throttling(), format!("{e:?}")))
                 }
                 3 => c
                     .update_item()
@@ -192,7 +195,10 @@ fn workload(world: &World) -> Seen {
                     .key("SK", sk)
                     .update_expression("SET #t = :t")
                     .expression_attribute_names("#t", "total")
-                    .expression_attribute_values(":t", AttributeValue::N(rng.below(900).to_string()))
+                    .expression_attribute_values(
+                        ":t",
+                        AttributeValue::N(rng.below(900).to_string()),
+                    )
                     .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
                     .send()
                     .map(|o| o.consumed_capacity)
@@ -277,8 +283,10 @@ fn workload(world: &World) -> Seen {
         .request_items(
             "orders",
             vec![
-                put_request(item! {"PK" => "BATCH#1", "SK" => "META", "status" => "PLACED",
-                    "placed" => "2026-03-01", "customer" => "C#9"}),
+                put_request(
+                    item! {"PK" => "BATCH#1", "SK" => "META", "status" => "PLACED",
+                    "placed" => "2026-03-01", "customer" => "C#9"},
+                ),
                 put_request(item! {"PK" => "BATCH#2", "SK" => "META", "email" => "b@x.io"}),
             ],
         )
@@ -289,13 +297,19 @@ fn workload(world: &World) -> Seen {
         .transact_items(transact_put(
             "orders",
             item! {"PK" => "TX#1", "SK" => "META", "status" => "SHIPPED",
-                "placed" => "2026-03-02", "total" => 5},
+            "placed" => "2026-03-02", "total" => 5},
         ))
         .send()
         .unwrap();
     world.settle();
     seen.units = units.into_iter().collect();
-    for index in ["by-status", "by-customer", "by-email", "by-region", "by-total"] {
+    for index in [
+        "by-status",
+        "by-customer",
+        "by-email",
+        "by-region",
+        "by-total",
+    ] {
         let count = c
             .scan()
             .table_name("orders")
@@ -342,4 +356,157 @@ fn the_engines_piece_runs_the_workload_exactly_as_before_the_seam() {
     let world = World::new(7);
     assert_eq!(workload(&world), seen_before_the_seam());
     assert_eq!(world.trace_hash(), TRACE_BEFORE_THE_SEAM);
+}
+
+fn with_piece(piece: impl IndexPropagator + 'static) -> World {
+    let config = WorldConfig {
+        seed: 7,
+        ..WorldConfig::default()
+    };
+    World::with_pieces(
+        config,
+        Pieces::default().with_index_propagator(Arc::new(piece)),
+    )
+}
+
+#[test]
+fn the_default_pieces_are_the_engines_own() {
+    let explicit = World::with_pieces(
+        WorldConfig {
+            seed: 7,
+            ..WorldConfig::default()
+        },
+        Pieces::default(),
+    );
+    assert_eq!(workload(&explicit), seen_before_the_seam());
+    assert_eq!(explicit.trace_hash(), TRACE_BEFORE_THE_SEAM);
+}
+
+/// The engine's piece, called through another trait object that counts the calls.
+struct Counting(Arc<dyn IndexPropagator>, Arc<AtomicUsize>);
+
+impl IndexPropagator for Counting {
+    fn propagate<'a>(
+        &self,
+        index: &IndexShape<'_>,
+        old: Option<&'a Item>,
+        new: Option<&'a Item>,
+    ) -> Vec<IndexWrite<'a>> {
+        self.1.fetch_add(1, Ordering::Relaxed);
+        self.0.propagate(index, old, new)
+    }
+}
+
+#[test]
+fn every_index_write_is_asked_of_the_piece() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let world = with_piece(Counting(
+        Pieces::default().index_propagator,
+        Arc::clone(&calls),
+    ));
+    assert_eq!(workload(&world), seen_before_the_seam());
+    assert_eq!(world.trace_hash(), TRACE_BEFORE_THE_SEAM);
+    // Five indexes (four after the backfill), asked at admission and at commit.
+    assert!(calls.load(Ordering::Relaxed) > 5 * 290, "{calls:?}");
+}
+
+/// A piece that indexes nothing.
+struct Nothing;
+
+impl IndexPropagator for Nothing {
+    fn propagate<'a>(
+        &self,
+        _: &IndexShape<'_>,
+        _: Option<&'a Item>,
+        _: Option<&'a Item>,
+    ) -> Vec<IndexWrite<'a>> {
+        Vec::new()
+    }
+}
+
+#[test]
+fn a_piece_that_writes_nothing_leaves_every_index_empty_and_unpaid() {
+    let seen = workload(&with_piece(Nothing));
+    assert_eq!(seen.throttled, 0, "no index write, no back-pressure");
+    assert!(seen.units.is_empty(), "{:?}", seen.units);
+    assert!(
+        seen.entries.iter().all(|(_, n)| *n == 0),
+        "{:?}",
+        seen.entries
+    );
+}
+
+/// The classic mistake: a changed index key is put under the new key, the old entry stays.
+struct ForgetsTheOldEntry;
+
+impl IndexPropagator for ForgetsTheOldEntry {
+    fn propagate<'a>(
+        &self,
+        index: &IndexShape<'_>,
+        old: Option<&'a Item>,
+        new: Option<&'a Item>,
+    ) -> Vec<IndexWrite<'a>> {
+        let mut writes = Pieces::default()
+            .index_propagator
+            .propagate(index, old, new);
+        if writes.len() == 2 {
+            writes.remove(0);
+        }
+        writes
+    }
+}
+
+#[test]
+fn a_piece_that_forgets_the_old_entry_leaves_stale_entries_behind() {
+    let engine = workload(&World::new(7));
+    let stale = workload(&with_piece(ForgetsTheOldEntry));
+    let count = |s: &Seen, name: &str| s.entries.iter().find(|(n, _)| n == name).unwrap().1;
+    assert!(count(&stale, "by-status") > count(&engine, "by-status"));
+    assert!(count(&stale, "by-email") > count(&engine, "by-email"));
+    // One write instead of two per key change: less index capacity spent.
+    let units = |s: &Seen, name: &str| s.units.iter().find(|(n, _)| n == name).unwrap().1;
+    assert!(units(&stale, "by-status") < units(&engine, "by-status"));
+}
+
+/// A piece that puts every item, with or without the key, under a NULL key.
+struct NullKeys;
+
+static NULL: AttributeValue = AttributeValue::Null(true);
+
+impl IndexPropagator for NullKeys {
+    fn propagate<'a>(
+        &self,
+        _: &IndexShape<'_>,
+        _: Option<&'a Item>,
+        new: Option<&'a Item>,
+    ) -> Vec<IndexWrite<'a>> {
+        let Some(new) = new else {
+            return Vec::new();
+        };
+        let key = IndexKey {
+            partition: &NULL,
+            sort: None,
+        };
+        vec![IndexWrite::Put {
+            key,
+            entry: std::borrow::Cow::Borrowed(new),
+            units: 1.0,
+        }]
+    }
+}
+
+#[test]
+fn a_write_that_is_no_key_of_the_index_is_charged_and_dropped() {
+    let seen = workload(&with_piece(NullKeys));
+    assert!(
+        seen.entries.iter().all(|(_, n)| *n == 0),
+        "{:?}",
+        seen.entries
+    );
+    let units = |name: &str| seen.units.iter().find(|(n, _)| n == name).map(|u| u.1);
+    assert!(
+        units("by-status").is_some_and(|u| u > 100.0),
+        "{:?}",
+        seen.units
+    );
 }

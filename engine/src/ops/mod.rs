@@ -225,7 +225,7 @@ pub(crate) fn admit_item_write(
     let mut consumption = crate::capacity::Consumption::write(base);
     let mut gsi_admissions = Vec::new();
     if !table.indexes.is_empty() {
-        for cost in crate::index::costs(table, old, new) {
+        for cost in crate::index::propagate::costs(table, old, new) {
             let units = cost.units * factor;
             let global = cost.kind == crate::table::IndexKind::Global;
             if global {
