@@ -5,8 +5,7 @@ use std::borrow::Cow;
 
 use engine::Item;
 use given::{
-    item_size, IndexKey, IndexPropagator, IndexShape, IndexWrite, ProjectionType,
-    WRITE_UNIT_BYTES,
+    item_size, IndexKey, IndexPropagator, IndexShape, IndexWrite, ProjectionType, WRITE_UNIT_BYTES,
 };
 
 /// The propagator the engine runs in your world: one value, shared by every table and index.
@@ -89,7 +88,10 @@ impl IndexPropagator for Propagator {
         new: Option<&'a Item>,
     ) -> Vec<IndexWrite<'a>> {
         // A write is as big as the item written.
-        let (o, n) = (old.cloned().unwrap_or_default(), new.cloned().unwrap_or_default());
+        let (o, n) = (
+            old.cloned().unwrap_or_default(),
+            new.cloned().unwrap_or_default(),
+        );
         match (placed(index, old), placed(index, new)) {
             (None, None) => vec![],
             (None, Some(after)) => vec![put(after, &n)],

@@ -5,8 +5,7 @@ use std::borrow::Cow;
 
 use engine::Item;
 use given::{
-    item_size, IndexKey, IndexPropagator, IndexShape, IndexWrite, ProjectionType,
-    WRITE_UNIT_BYTES,
+    item_size, IndexKey, IndexPropagator, IndexShape, IndexWrite, ProjectionType, WRITE_UNIT_BYTES,
 };
 
 /// The propagator the engine runs in your world: one value, shared by every table and index.

@@ -5,8 +5,7 @@ use std::borrow::Cow;
 
 use engine::Item;
 use given::{
-    item_size, IndexKey, IndexPropagator, IndexShape, IndexWrite, ProjectionType,
-    WRITE_UNIT_BYTES,
+    item_size, IndexKey, IndexPropagator, IndexShape, IndexWrite, ProjectionType, WRITE_UNIT_BYTES,
 };
 
 /// The propagator the engine runs in your world: one value, shared by every table and index.
@@ -94,7 +93,13 @@ impl IndexPropagator for Propagator {
             (Some(before), None) => vec![delete(before)],
             (Some(before), Some(after)) if before.0 != after.0 => {
                 let moved = units(&after.1);
-                vec![IndexWrite::Delete { key: before.0, units: moved }, put(after)]
+                vec![
+                    IndexWrite::Delete {
+                        key: before.0,
+                        units: moved,
+                    },
+                    put(after),
+                ]
             }
             (Some(before), Some(after)) if before.1 == after.1 => vec![],
             (Some(_), Some(after)) => vec![put(after)],

@@ -5,8 +5,7 @@ use std::borrow::Cow;
 
 use engine::Item;
 use given::{
-    item_size, IndexKey, IndexPropagator, IndexShape, IndexWrite, ProjectionType,
-    WRITE_UNIT_BYTES,
+    item_size, IndexKey, IndexPropagator, IndexShape, IndexWrite, ProjectionType, WRITE_UNIT_BYTES,
 };
 
 /// The propagator the engine runs in your world: one value, shared by every table and index.
@@ -32,8 +31,7 @@ fn key_of<'a>(index: &IndexShape<'_>, item: &'a Item) -> Option<IndexKey<'a>> {
 
 /// Whether the index keeps attribute `name`.
 fn keeps(index: &IndexShape<'_>, name: &str) -> bool {
-    let key = name == index.partition_key.name
-        || index.sort_key.is_some_and(|k| k.name == name);
+    let key = name == index.partition_key.name || index.sort_key.is_some_and(|k| k.name == name);
     match index.projection {
         ProjectionType::All => true,
         ProjectionType::Include => key || index.non_key_attributes.iter().any(|a| a == name),

@@ -8,8 +8,7 @@ use engine::{AttributeValue, Item};
 /// The key value of an item that lacks the attribute.
 static NULL: AttributeValue = AttributeValue::Null(true);
 use given::{
-    item_size, IndexKey, IndexPropagator, IndexShape, IndexWrite, ProjectionType,
-    WRITE_UNIT_BYTES,
+    item_size, IndexKey, IndexPropagator, IndexShape, IndexWrite, ProjectionType, WRITE_UNIT_BYTES,
 };
 
 /// The propagator the engine runs in your world: one value, shared by every table and index.

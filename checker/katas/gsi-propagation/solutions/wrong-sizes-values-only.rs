@@ -4,10 +4,7 @@
 use std::borrow::Cow;
 
 use engine::Item;
-use given::{
-    IndexKey, IndexPropagator, IndexShape, IndexWrite, ProjectionType,
-    WRITE_UNIT_BYTES,
-};
+use given::{IndexKey, IndexPropagator, IndexShape, IndexWrite, ProjectionType, WRITE_UNIT_BYTES};
 
 /// The propagator the engine runs in your world: one value, shared by every table and index.
 pub fn propagator() -> Box<dyn IndexPropagator> {
