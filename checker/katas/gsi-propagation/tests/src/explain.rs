@@ -12,6 +12,7 @@
 //! what each entry keeps.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use engine::{item_size, AttributeValue, Item};
 use given::{ProjectionType, ScalarAttributeType};
@@ -100,7 +101,7 @@ pub fn check_units(s: &Scene, at: usize) {
                 continue;
             }
             seen.push(item);
-            expected += units(d, call.old.as_ref(), call.new.as_ref());
+            expected += units(d, call.old.as_deref(), call.new.as_deref());
         }
         if transactional {
             expected *= 2.0;
@@ -283,7 +284,7 @@ pub fn contents_differ(
         .filter(|c| c.shape.name == d.name)
         .filter(|c| {
             c.item_key() == key
-                || y.is_some_and(|e| c.yours.iter().any(|w| w.entry.as_ref() == Some(e)))
+                || y.is_some_and(|e| c.yours.iter().any(|w| w.entry.as_deref() == Some(e)))
         })
         .collect();
     let culprit = about
@@ -369,8 +370,8 @@ fn story(call: &Call) -> String {
         "In {} ({}):\n{}\n{}\n  DynamoDB writes: {}\n  yours:           {}",
         d.name,
         d.describe(),
-        image("before:", call.old.as_ref()),
-        image("after:", call.new.as_ref()),
+        image("before:", call.old.as_deref()),
+        image("after:", call.new.as_deref()),
         writes_line(d, &call.dynamodb()),
         writes_line(d, &call.yours)
     )
@@ -385,13 +386,13 @@ fn story(call: &Call) -> String {
 #[derive(Clone, Debug, PartialEq)]
 enum Slot {
     Old,
-    Entry(Item),
+    Entry(Arc<Item>),
     Empty,
 }
 
 fn effect(call: &Call, writes: &[Written]) -> (BTreeMap<String, Slot>, f64) {
     let d = def(&call.shape.name);
-    let old_key = call.old.as_ref().and_then(|o| index_key(d, o));
+    let old_key = call.old.as_deref().and_then(|o| index_key(d, o));
     let mut slots = BTreeMap::new();
     for w in writes {
         let k = format!("{:?}", w.key);
@@ -404,11 +405,11 @@ fn effect(call: &Call, writes: &[Written]) -> (BTreeMap<String, Slot>, f64) {
         );
     }
     let old = old_key.map(|k| format!("{k:?}"));
-    let old_entry = call.old.as_ref().map(|o| entry(d, o));
+    let old_entry = call.old.as_deref().map(|o| entry(d, o));
     // An entry put back as it was is no change to what the index holds (its units count).
     slots.retain(|k, v| {
         let at_old = Some(k) == old.as_ref();
-        if at_old && matches!(v, Slot::Entry(e) if Some(&*e) == old_entry.as_ref()) {
+        if at_old && matches!(v, Slot::Entry(e) if Some(&**e) == old_entry.as_ref()) {
             *v = Slot::Old;
         }
         *v != if at_old { Slot::Old } else { Slot::Empty }
@@ -426,7 +427,7 @@ pub fn cause(call: &Call) -> String {
     let d = def(&call.shape.name);
     let ours = call.dynamodb();
     let yours = &call.yours;
-    let (old, new) = (call.old.as_ref(), call.new.as_ref());
+    let (old, new) = (call.old.as_deref(), call.new.as_deref());
     let old_key = old.and_then(|o| index_key(d, o));
     let new_key = new.and_then(|n| index_key(d, n));
     let deletes = |ws: &[Written], k: &Key| ws.iter().any(|w| w.delete && &w.key == k);
@@ -571,8 +572,8 @@ fn units_cause(d: &Def, call: &Call, ours: &Written, yours: &Written) -> String 
     let kind = if ours.delete { "delete" } else { "put" };
     // The entry this write weighs: the one it stores, or the one it removes.
     let weighed = match (&ours.entry, ours.delete) {
-        (Some(e), false) => e.clone(),
-        _ => call.old.as_ref().map(|o| entry(d, o)).unwrap_or_default(),
+        (Some(e), false) => (**e).clone(),
+        _ => call.old.as_deref().map(|o| entry(d, o)).unwrap_or_default(),
     };
     let bytes = item_size(&weighed);
     let head = format!(
@@ -585,14 +586,14 @@ fn units_cause(d: &Def, call: &Call, ours: &Written, yours: &Written) -> String 
     );
     let whole = call
         .new
-        .as_ref()
+        .as_deref()
         .filter(|_| !ours.delete)
-        .or(call.old.as_ref())
+        .or(call.old.as_deref())
         .map(item_size);
     let values: usize = weighed.values().map(|v| v.size()).sum();
     let new_entry = call
         .new
-        .as_ref()
+        .as_deref()
         .filter(|n| index_key(d, n).is_some())
         .map(|n| item_size(&entry(d, n)));
     // A reason is given only when exactly one reading of the evidence explains yours.

@@ -184,12 +184,17 @@ pub type Key = (AttributeValue, Option<AttributeValue>);
 pub struct Written {
     pub delete: bool,
     pub key: Key,
-    pub entry: Option<Item>,
+    pub entry: Option<Arc<Item>>,
     pub units: f64,
 }
 
 impl Written {
     pub fn of(write: &IndexWrite<'_>) -> Written {
+        Written::shared(write, &mut |item| Arc::new(item.clone()))
+    }
+
+    /// [`Written::of`], its entry taken from `share` (which may hand out a copy it holds).
+    fn shared(write: &IndexWrite<'_>, share: &mut dyn FnMut(&Item) -> Arc<Item>) -> Written {
         let key = |k: &IndexKey<'_>| (k.partition.clone(), k.sort.cloned());
         match write {
             IndexWrite::Delete { key: k, units } => Written {
@@ -205,7 +210,7 @@ impl Written {
             } => Written {
                 delete: false,
                 key: key(k),
-                entry: Some(entry.as_ref().clone()),
+                entry: Some(share(entry)),
                 units: *units,
             },
         }
@@ -263,8 +268,8 @@ impl Shape {
 #[derive(Clone, Debug)]
 pub struct Call {
     pub shape: Shape,
-    pub old: Option<Item>,
-    pub new: Option<Item>,
+    pub old: Option<Arc<Item>>,
+    pub new: Option<Arc<Item>>,
     pub yours: Vec<Written>,
 }
 
@@ -274,7 +279,7 @@ impl Call {
         static PIECE: std::sync::OnceLock<Arc<dyn IndexPropagator>> = std::sync::OnceLock::new();
         PIECE
             .get_or_init(|| Pieces::default().index_propagator)
-            .propagate(&self.shape.view(), self.old.as_ref(), self.new.as_ref())
+            .propagate(&self.shape.view(), self.old.as_deref(), self.new.as_deref())
             .iter()
             .map(Written::of)
             .collect()
@@ -282,7 +287,7 @@ impl Call {
 
     /// The table key (`PK`, `SK`) of the item the question was about.
     pub fn item_key(&self) -> (String, String) {
-        let item = self.new.as_ref().or(self.old.as_ref());
+        let item = self.new.as_deref().or(self.old.as_deref());
         item.map(table_key).unwrap_or_default()
     }
 }
@@ -293,6 +298,24 @@ type Log = Arc<Mutex<Vec<Call>>>;
 struct Recorder {
     inner: Box<dyn IndexPropagator>,
     log: Log,
+    /// The items of the last questions: one table write asks about the same two items once
+    /// per index, twice (admission, commit), so the log shares one copy.
+    recent: Mutex<Vec<Arc<Item>>>,
+}
+
+impl Recorder {
+    fn share(&self, item: &Item) -> Arc<Item> {
+        let mut recent = self.recent.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(copy) = recent.iter().find(|c| ***c == *item) {
+            return Arc::clone(copy);
+        }
+        let copy = Arc::new(item.clone());
+        if recent.len() == 4 {
+            recent.remove(0);
+        }
+        recent.push(Arc::clone(&copy));
+        copy
+    }
 }
 
 impl IndexPropagator for Recorder {
@@ -305,9 +328,12 @@ impl IndexPropagator for Recorder {
         let writes = self.inner.propagate(index, old, new);
         let call = Call {
             shape: Shape::of(index),
-            old: old.cloned(),
-            new: new.cloned(),
-            yours: writes.iter().map(Written::of).collect(),
+            old: old.map(|o| self.share(o)),
+            new: new.map(|n| self.share(n)),
+            yours: writes
+                .iter()
+                .map(|w| Written::shared(w, &mut |e| self.share(e)))
+                .collect(),
         };
         self.log
             .lock()
@@ -641,6 +667,7 @@ impl Scene {
         let recorder = Recorder {
             inner: learner::propagator(),
             log: Arc::clone(&log),
+            recent: Mutex::default(),
         };
         let pieces = Pieces::default().with_index_propagator(Arc::new(recorder));
         let s = Scene {
