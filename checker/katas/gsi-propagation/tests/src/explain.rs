@@ -355,11 +355,15 @@ const EXPECTED_ENTRY: &str = "\n\n(Expected: DynamoDB's entry; actual: yours.)";
 /// The question, in the index's terms: the item before and after, and both answers.
 fn story(call: &Call) -> String {
     let d = def(&call.shape.name);
+    let (old, new) = (call.old.as_deref(), call.new.as_deref());
+    let changed = changed_attributes(old.unwrap_or(&Item::new()), new.unwrap_or(&Item::new()));
+    // The attributes that matter here: what the index keeps, and what the write changed.
+    let shown = |name: &str| name != "SK" && (kept(d, name) || changed.iter().any(|c| c == name));
     let image = |label: &str, item: Option<&Item>| match item {
         None => format!("  {label:<7} (no item)"),
         Some(i) => format!(
             "  {label:<7} {} — {}",
-            item_text_short(i),
+            item_text_short(i, &shown),
             match index_key(d, i) {
                 Some(k) => format!("in the index under {}", key_text(d, &k)),
                 None => "not in the index".to_string(),
@@ -370,8 +374,8 @@ fn story(call: &Call) -> String {
         "In {} ({}):\n{}\n{}\n  DynamoDB writes: {}\n  yours:           {}",
         d.name,
         d.describe(),
-        image("before:", call.old.as_deref()),
-        image("after:", call.new.as_deref()),
+        image("before:", old),
+        image("after:", new),
         writes_line(d, &call.dynamodb()),
         writes_line(d, &call.yours)
     )
@@ -757,12 +761,12 @@ fn item_text(item: &Item) -> String {
     format!("{{\n{}\n}}", lines.join("\n"))
 }
 
-fn item_text_short(item: &Item) -> String {
+fn item_text_short(item: &Item, shown: &dyn Fn(&str) -> bool) -> String {
     let mut names: Vec<&String> = item.keys().collect();
     names.sort();
     let parts: Vec<String> = names
         .into_iter()
-        .filter(|n| n.as_str() != "SK")
+        .filter(|n| shown(n))
         .map(|n| format!("{n}: {}", value_text(&item[n])))
         .collect();
     format!("{{{}}}", parts.join(", "))
