@@ -733,7 +733,7 @@ fn writes_text(writes: &[Written]) -> String {
                 Some(e) if !w.delete => format!(
                     "put ({key}), {} WCU, entry of {} bytes:\n{}",
                     number(w.units),
-                    item_size(e),
+                    thousands(item_size(e) as i128),
                     indent(&item_text(e))
                 ),
                 _ => format!("delete ({key}), {} WCU", number(w.units)),
