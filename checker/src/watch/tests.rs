@@ -115,6 +115,7 @@ fn result(kata: &str, passed: bool) -> Result<CheckResult, String> {
         warnings: Vec::new(),
         build_time: Duration::ZERO,
         run_time: Duration::ZERO,
+        replayed: false,
     })
 }
 
