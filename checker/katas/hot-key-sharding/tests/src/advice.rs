@@ -17,6 +17,8 @@ use crate::learner::advise;
 
 /// The index of the thin-index scene.
 const INDEX: &str = "by-post";
+/// Bytes of the `note` each of the test's writes carries (with the key: 10 WCU a write).
+const NOTE_BYTES: usize = 9_900;
 
 /// How the scene's table is made.
 enum Capacity {
@@ -84,8 +86,11 @@ fn table(seed: u64, capacity: &Capacity) -> (Client, String, Option<String>) {
 }
 
 /// Sends the scene's writes (the test's own, not the learner's) until one is throttled, and
-/// returns its error as the service-wide `Error` an `increment` would hand back.
+/// returns its error as the service-wide `Error` an `increment` would hand back. Each write
+/// carries a `note` of about 10 KB, so that it costs 10 WCU and a partition's 1,000 WCU are
+/// spent in a hundred writes, not a thousand.
 fn first_throttle(client: &Client, scene: &Throttle) -> Error {
+    let note = AttributeValue::S("x".repeat(NOTE_BYTES));
     for n in 0..10_000u32 {
         let key = if scene.hot_key {
             "post-1".to_string()
@@ -96,11 +101,12 @@ fn first_throttle(client: &Client, scene: &Throttle) -> Error {
             .update_item()
             .table_name(TABLE)
             .key("PK", AttributeValue::S(key))
-            .update_expression("ADD likes :one")
-            .expression_attribute_values(":one", AttributeValue::N("1".into()));
+            .update_expression("ADD likes :one SET note = :note")
+            .expression_attribute_values(":one", AttributeValue::N("1".into()))
+            .expression_attribute_values(":note", note.clone());
         if matches!(scene.capacity, Capacity::ThinIndex { .. }) {
             write = write
-                .update_expression("ADD likes :one SET post = :post")
+                .update_expression("ADD likes :one SET note = :note, post = :post")
                 .expression_attribute_values(":post", AttributeValue::S("post-1".into()));
         }
         if let Err(e) = write.send() {
