@@ -10,7 +10,7 @@
 //!
 //! [`render`] is pure (Markdown and a width in, styled lines out) so tests can check it;
 //! [`show`] finds the lesson, cuts it at a section if asked, and pages the result — through
-//! `$PAGER` or `less`, or the built-in [`pager`] (where `less` is missing, or
+//! `$PAGER` or `less`, or the built-in pager (`pager.rs`: where `less` is missing, or
 //! `KATAS_PAGER=builtin`), which knows where each section starts and opens its quiz on `z`.
 //!
 //! Design decisions:

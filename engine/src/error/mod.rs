@@ -27,6 +27,11 @@
 //! `ValidationException` (nor `TrimmedDataAccess…` outside the streams operations): such an
 //! exception arrives as `Unhandled`, and `code()` is how code recognises it — as in production.
 //!
+//! Fields beyond the message travel as in the SDK: a cancelled transaction's
+//! `cancellation_reasons()`, a failed condition's `item()`, and on the three throttling
+//! exceptions `throttling_reasons()` — which limit of which table or index refused the request
+//! (`TableWriteKeyRangeThroughputExceeded` for a hot key; see `capacity::enforce`).
+//!
 //! Not part of the SDK, marked so in their docs: `is_throttling()` and `is_retryable()` on
 //! every layer (the SDK's retry classifier decides these internally), and [`Error::validation`],
 //! the error a kata's starter returns for "not written yet".
