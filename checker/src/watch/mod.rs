@@ -442,7 +442,12 @@ impl App {
                     crate::state::Revealed::NoMore => {
                         self.message = Some(texts::NO_MORE_HINTS.into());
                     }
-                    _ => self.save_state(),
+                    _ => {
+                        self.save_state();
+                        // The hint is the body's last lines: scroll them into view, or a tall
+                        // verdict hides what the key just did below the fold.
+                        return self.scroll_by(isize::MAX);
+                    }
                 }
                 Vec::new()
             }
