@@ -106,6 +106,7 @@ pub(crate) fn describe(table: &Table) -> TableDescription {
                 .filter(|i| i.kind == IndexKind::Global)
                 .map(|i| GlobalSecondaryIndexDescription {
                     index_name: Some(i.name.clone()),
+                    index_arn: Some(table.index_arn(&i.name)),
                     key_schema: Some(i.key_elements.clone()),
                     projection: Some(i.projection.clone()),
                     index_status: Some(i.status),
@@ -127,6 +128,7 @@ pub(crate) fn describe(table: &Table) -> TableDescription {
                 .filter(|i| i.kind == IndexKind::Local)
                 .map(|i| LocalSecondaryIndexDescription {
                     index_name: Some(i.name.clone()),
+                    index_arn: Some(table.index_arn(&i.name)),
                     key_schema: Some(i.key_elements.clone()),
                     projection: Some(i.projection.clone()),
                     item_count: Some(i.store.item_count() as i64),

@@ -334,6 +334,12 @@ impl Table {
         )
     }
 
+    /// The ARN of the table's index `name` (a throttling reason's `resource` when the index
+    /// refused, DescribeTable's `IndexArn`).
+    pub fn index_arn(&self, name: &str) -> String {
+        format!("{}/index/{name}", self.arn())
+    }
+
     pub fn index(&self, name: &str) -> Option<&Index> {
         self.indexes.iter().find(|i| i.name == name)
     }

@@ -23,7 +23,7 @@ use crate::value::Item;
 
 pub mod builders;
 
-pub use crate::error::CancellationReason;
+pub use crate::error::{CancellationReason, ThrottlingReason};
 
 /// The exception shapes the operations' errors carry, as `aws_sdk_dynamodb::types::error`.
 pub mod error {
@@ -491,6 +491,8 @@ impl ProvisionedThroughputDescription {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct GlobalSecondaryIndexDescription {
     pub index_name: Option<String>,
+    /// `<table ARN>/index/<name>`: the `resource` of a throttling reason that names the index.
+    pub index_arn: Option<String>,
     pub key_schema: Option<Vec<KeySchemaElement>>,
     pub projection: Option<Projection>,
     pub index_status: Option<IndexStatus>,
@@ -504,6 +506,9 @@ pub struct GlobalSecondaryIndexDescription {
 impl GlobalSecondaryIndexDescription {
     pub fn index_name(&self) -> Option<&str> {
         self.index_name.as_deref()
+    }
+    pub fn index_arn(&self) -> Option<&str> {
+        self.index_arn.as_deref()
     }
     pub fn key_schema(&self) -> &[KeySchemaElement] {
         self.key_schema.as_deref().unwrap_or_default()
@@ -532,6 +537,8 @@ impl GlobalSecondaryIndexDescription {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct LocalSecondaryIndexDescription {
     pub index_name: Option<String>,
+    /// `<table ARN>/index/<name>`.
+    pub index_arn: Option<String>,
     pub key_schema: Option<Vec<KeySchemaElement>>,
     pub projection: Option<Projection>,
     pub item_count: Option<i64>,
@@ -541,6 +548,9 @@ pub struct LocalSecondaryIndexDescription {
 impl LocalSecondaryIndexDescription {
     pub fn index_name(&self) -> Option<&str> {
         self.index_name.as_deref()
+    }
+    pub fn index_arn(&self) -> Option<&str> {
+        self.index_arn.as_deref()
     }
     pub fn key_schema(&self) -> &[KeySchemaElement] {
         self.key_schema.as_deref().unwrap_or_default()

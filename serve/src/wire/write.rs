@@ -161,14 +161,10 @@ pub fn stream_specification(s: &StreamSpecification) -> Value {
         .done()
 }
 
-fn index_arn(table_arn: Option<&str>, index: Option<&str>) -> Option<Value> {
-    Some(Value::String(format!("{}/index/{}", table_arn?, index?)))
-}
-
-fn gsi(d: &GlobalSecondaryIndexDescription, table_arn: Option<&str>) -> Value {
+fn gsi(d: &GlobalSecondaryIndexDescription) -> Value {
     Out::new()
         .str("IndexName", d.index_name())
-        .put("IndexArn", index_arn(table_arn, d.index_name()))
+        .str("IndexArn", d.index_arn())
         .put("KeySchema", d.key_schema.as_deref().map(key_schema))
         .put("Projection", d.projection().map(projection))
         .str("IndexStatus", d.index_status().map(|s| s.as_str()))
@@ -182,10 +178,10 @@ fn gsi(d: &GlobalSecondaryIndexDescription, table_arn: Option<&str>) -> Value {
         .done()
 }
 
-fn lsi(d: &LocalSecondaryIndexDescription, table_arn: Option<&str>) -> Value {
+fn lsi(d: &LocalSecondaryIndexDescription) -> Value {
     Out::new()
         .str("IndexName", d.index_name())
-        .put("IndexArn", index_arn(table_arn, d.index_name()))
+        .str("IndexArn", d.index_arn())
         .put("KeySchema", d.key_schema.as_deref().map(key_schema))
         .put("Projection", d.projection().map(projection))
         .put("ItemCount", d.item_count.map(Value::from))
@@ -229,14 +225,14 @@ pub fn table_description(t: &TableDescription, epoch_seconds: u64) -> Value {
             t.global_secondary_indexes
                 .as_ref()
                 .filter(|l| !l.is_empty())
-                .map(|l| Value::Array(l.iter().map(|d| gsi(d, arn)).collect())),
+                .map(|l| Value::Array(l.iter().map(gsi).collect())),
         )
         .put(
             "LocalSecondaryIndexes",
             t.local_secondary_indexes
                 .as_ref()
                 .filter(|l| !l.is_empty())
-                .map(|l| Value::Array(l.iter().map(|d| lsi(d, arn)).collect())),
+                .map(|l| Value::Array(l.iter().map(lsi).collect())),
         )
         .put(
             "StreamSpecification",
