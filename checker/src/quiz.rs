@@ -481,6 +481,11 @@ pub fn arrange(questions: &[Question], seed: u64) -> Vec<Question> {
 }
 
 /// The quiz files under `root`, sorted by name, as (lesson id, path).
+/// The quiz file of lesson `name` (`01-foundations`), whether or not it exists.
+pub fn file_of(root: &Path, name: &str) -> PathBuf {
+    root.join(QUIZ_DIR).join(format!("{name}.json"))
+}
+
 fn quiz_files(root: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
     let dir = root.join(QUIZ_DIR);
     let mut files = Vec::new();

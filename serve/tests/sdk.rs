@@ -1,9 +1,9 @@
 //! A real AWS SDK against the server: boto3 runs `tests/sdk/boto3_check.py` (tables, CRUD
 //! with conditions, Query pagination, a cancelled transaction, BatchWriteItem's unprocessed
-//! items, a GSI catching up, the streams client, throttling through boto3's retries, the
-//! legacy parameters and tags as boto3 sends them, point-in-time recovery, SSE,
-//! DescribeEndpoints and DescribeLimits, and PartiQL: statements with parameters, paging with
-//! NextToken, DuplicateItemException, a batch and transactions).
+//! items, a GSI catching up, the streams client, throttling (its ThrottlingReasons, then
+//! boto3's retries), the legacy parameters and tags as boto3 sends them, point-in-time
+//! recovery, SSE, DescribeEndpoints and DescribeLimits, and PartiQL: statements with
+//! parameters, paging with NextToken, DuplicateItemException, a batch and transactions).
 //!
 //! Outside the default `cargo test` (it needs Python with boto3, and takes seconds of wall
 //! time on the real clock):

@@ -167,6 +167,45 @@ fn a_failed_condition_and_a_cancelled_transaction_carry_their_fields() {
 }
 
 #[test]
+fn a_throttled_request_carries_its_throttling_reasons() {
+    // A 1 WCU table on a clock that stands still: the first write of the second goes
+    // through, the next is refused — the table over its provisioned rate, not a hot key.
+    let (addr, _) = start(ClockMode::Manual);
+    let mut conn = Conn::open(addr);
+    let created = conn.call(
+        &ddb("CreateTable"),
+        r#"{"TableName":"slow","AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"}],"KeySchema":[{"AttributeName":"PK","KeyType":"HASH"}],"ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1}}"#,
+    );
+    let arn = created.json()["TableDescription"]["TableArn"].clone();
+    assert!(arn.is_string(), "{:?}", created.json());
+    let put = |conn: &mut Conn, pk: &str| {
+        conn.call(
+            &ddb("PutItem"),
+            &format!(r#"{{"TableName":"slow","Item":{{"PK":{{"S":"{pk}"}}}}}}"#),
+        )
+    };
+    assert_eq!(put(&mut conn, "a").status, 200);
+    let throttled = put(&mut conn, "b");
+    assert_eq!(throttled.status, 400);
+    assert_eq!(
+        throttled.error_name(),
+        "ProvisionedThroughputExceededException"
+    );
+    assert_eq!(
+        throttled.json()["ThrottlingReasons"],
+        serde_json::json!([
+            {"reason": "TableWriteProvisionedThroughputExceeded", "resource": arn}
+        ])
+    );
+    // Errors that are not throttles carry none.
+    let missing = conn.call(
+        &ddb("GetItem"),
+        r#"{"TableName":"nope","Key":{"PK":{"S":"a"}}}"#,
+    );
+    assert!(missing.json().get("ThrottlingReasons").is_none());
+}
+
+#[test]
 fn bodies_over_the_cap_are_refused_unread() {
     let (addr, _) = start(ClockMode::Manual);
     let mut conn = Conn::open(addr);

@@ -9,7 +9,9 @@
 //! alt text.
 //!
 //! [`render`] is pure (Markdown and a width in, styled lines out) so tests can check it;
-//! [`show`] finds the lesson, cuts it at a section if asked, and pages the result.
+//! [`show`] finds the lesson, cuts it at a section if asked, and pages the result — through
+//! `$PAGER` or `less`, or the built-in pager (`pager.rs`: where `less` is missing, or
+//! `KATAS_PAGER=builtin`), which knows where each section starts and opens its quiz on `z`.
 //!
 //! Design decisions:
 //! - Sections are addressed by the anchors GitHub and mdBook give `#` headings (lower case,
@@ -33,6 +35,7 @@ use anyhow::{bail, Context};
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 mod code;
+mod pager;
 mod render;
 
 use render::{strip_ansi, Renderer};
@@ -45,8 +48,6 @@ const MAX_WIDTH: usize = 100;
 const DEFAULT_WIDTH: usize = 80;
 /// Narrowest column a table cell is squeezed to before wrapping.
 const MIN_CELL: usize = 6;
-
-const PAGER_HELP: &str = "space/f: next page  b: previous  j/k: line  g/G: top/end  q: quit";
 
 /// What the terminal shows once the reader quits the lesson.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,18 +89,74 @@ pub fn show_as(
     let path = &lessons[names.iter().position(|n| *n == name).unwrap_or(0)].1;
     let markdown =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let text = match section {
-        Some(slug) => {
-            let start = section_offset(&markdown, slug)
-                .with_context(|| format!("no section {slug:?} in lesson {name}"))?;
-            &markdown[start..]
-        }
-        None => &markdown[..],
+    let start = match section {
+        Some(slug) => section_offset(&markdown, slug)
+            .with_context(|| format!("no section {slug:?} in lesson {name}"))?,
+        None => 0,
     };
     let base = root.join(LESSON_DIR);
     let cwd = std::env::current_dir().unwrap_or_else(|_| root.to_path_buf());
-    let lines = render_with(text, terminal_width(), Some((cwd, base)));
-    page(&lines, leave)
+    let paged = page_of(
+        root,
+        &name,
+        &markdown,
+        start,
+        terminal_width(),
+        Some((cwd, base)),
+    );
+    page(root, paged, leave)
+}
+
+/// Lesson `name` from byte `start` on (a heading, or 0), rendered for the pager: its lines,
+/// and for each heading the line it starts on and the section whose quiz `z` opens there —
+/// the heading's own if it or a section under it has questions, else the nearest section
+/// above it (`##` and below) that has.
+fn page_of(
+    root: &Path,
+    name: &str,
+    markdown: &str,
+    start: usize,
+    width: usize,
+    places: Option<(PathBuf, PathBuf)>,
+) -> pager::Page {
+    let (lines, heading_lines) = render_full(&markdown[start..], width, places);
+    let quiz = crate::quiz::load(&crate::quiz::file_of(root, name)).ok();
+    let all = headings(markdown);
+    let has_questions = |anchor: &str| {
+        quiz.as_ref()
+            .is_some_and(|q| crate::quiz::questions_of_section(q, markdown, anchor).is_ok())
+    };
+    let first = all
+        .iter()
+        .position(|(_, _, at)| *at >= start)
+        .unwrap_or(all.len());
+    let sections = heading_lines
+        .iter()
+        .zip(first..)
+        .map(|(&line, i)| {
+            // This heading, then the headings it is under, nearest first.
+            let mut level = u8::MAX;
+            let quiz = all[..=i.min(all.len().saturating_sub(1))]
+                .iter()
+                .rev()
+                .filter(|(l, _, _)| {
+                    let above = *l < level;
+                    if above {
+                        level = *l;
+                    }
+                    above
+                })
+                .take_while(|(l, _, _)| *l >= 2)
+                .find(|(_, anchor, _)| has_questions(anchor))
+                .map(|(_, anchor, _)| anchor.clone());
+            pager::Section { line, quiz }
+        })
+        .collect();
+    pager::Page {
+        lines,
+        lesson: name.to_string(),
+        sections,
+    }
 }
 
 /// Where an image the lesson links as `url` (relative to `lesson_dir`) is, as a path from
@@ -159,6 +216,15 @@ pub fn render_with(
     width: usize,
     places: Option<(std::path::PathBuf, std::path::PathBuf)>,
 ) -> Vec<String> {
+    render_full(markdown, width, places).0
+}
+
+/// [`render_with`], with the line each heading starts on.
+fn render_full(
+    markdown: &str,
+    width: usize,
+    places: Option<(PathBuf, PathBuf)>,
+) -> (Vec<String>, Vec<usize>) {
     let mut r = Renderer::new(width.max(20));
     r.image_path = places;
     for event in Parser::new_ext(markdown, markdown_options()) {
@@ -168,7 +234,7 @@ pub fn render_with(
     while r.lines.last().is_some_and(|l| l.is_empty()) {
         r.lines.pop();
     }
-    r.lines
+    (r.lines, r.heading_lines)
 }
 
 fn markdown_options() -> Options {
@@ -372,9 +438,11 @@ fn terminal_width() -> usize {
 // Paging
 // ---------------------------------------------------------------------------------------------
 
-/// Page `lines`: `$PAGER`, else `less -R`, else a built-in pager; plain printing when stdout is
-/// not a terminal (or colour is off via `NO_COLOR`, which also strips the styling).
-fn page(lines: &[String], leave: Leave) -> anyhow::Result<()> {
+/// Page a lesson: `$PAGER`, else `less -R`, else the built-in pager (at once with
+/// `KATAS_PAGER=builtin`: the one with a key for the quiz); plain printing when stdout is not a
+/// terminal (or colour is off via `NO_COLOR`, which also strips the styling).
+fn page(root: &Path, paged: pager::Page, leave: Leave) -> anyhow::Result<()> {
+    let lines = &paged.lines;
     let stdout = std::io::stdout();
     let color = std::env::var_os("NO_COLOR").is_none();
     let text: String = lines
@@ -386,6 +454,9 @@ fn page(lines: &[String], leave: Leave) -> anyhow::Result<()> {
         .collect();
     if !stdout.is_terminal() {
         return write_ignoring_broken_pipe(&mut stdout.lock(), &strip_ansi(&text));
+    }
+    if std::env::var("KATAS_PAGER").is_ok_and(|p| p.trim() == "builtin") {
+        return pager::show(root, paged);
     }
     if let Ok(pager) = std::env::var("PAGER") {
         if !pager.trim().is_empty() {
@@ -412,7 +483,7 @@ fn page(lines: &[String], leave: Leave) -> anyhow::Result<()> {
     if pipe_to(less, &text).is_ok() {
         return Ok(());
     }
-    builtin_pager(lines).or_else(|_| write_ignoring_broken_pipe(&mut stdout.lock(), &text))
+    pager::show(root, paged).or_else(|_| write_ignoring_broken_pipe(&mut stdout.lock(), &text))
 }
 
 fn pipe_to(mut cmd: Command, text: &str) -> anyhow::Result<()> {
@@ -429,86 +500,6 @@ fn write_ignoring_broken_pipe(out: &mut dyn Write, text: &str) -> anyhow::Result
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => Ok(other?),
-    }
-}
-
-/// Restores the terminal however the pager loop ends.
-struct RawScreen;
-
-impl RawScreen {
-    fn enter() -> anyhow::Result<Self> {
-        crossterm::terminal::enable_raw_mode()?;
-        let guard = RawScreen;
-        crossterm::execute!(
-            std::io::stdout(),
-            crossterm::terminal::EnterAlternateScreen,
-            crossterm::cursor::Hide
-        )?;
-        Ok(guard)
-    }
-}
-
-impl Drop for RawScreen {
-    fn drop(&mut self) {
-        let _ = crossterm::execute!(
-            std::io::stdout(),
-            crossterm::cursor::Show,
-            crossterm::terminal::LeaveAlternateScreen
-        );
-        let _ = crossterm::terminal::disable_raw_mode();
-    }
-}
-
-fn builtin_pager(lines: &[String]) -> anyhow::Result<()> {
-    use crossterm::event::{read, Event as TermEvent, KeyCode, KeyEventKind, KeyModifiers};
-    use crossterm::{cursor::MoveTo, queue, terminal::Clear, terminal::ClearType};
-
-    let _screen = RawScreen::enter()?;
-    let mut top = 0usize;
-    loop {
-        let (_, rows) = crossterm::terminal::size()?;
-        let body = usize::from(rows).saturating_sub(1).max(1);
-        let last_top = lines.len().saturating_sub(body);
-        top = top.min(last_top);
-        let mut out = std::io::stdout().lock();
-        queue!(out, Clear(ClearType::All), MoveTo(0, 0))?;
-        for line in lines.iter().skip(top).take(body) {
-            write!(out, "{line}\r\n")?;
-        }
-        queue!(out, MoveTo(0, rows.saturating_sub(1)))?;
-        let end = (top + body).min(lines.len());
-        write!(
-            out,
-            "\x1b[7m lines {}-{end} of {}  {PAGER_HELP} \x1b[0m",
-            top + 1,
-            lines.len()
-        )?;
-        out.flush()?;
-        drop(out);
-        let TermEvent::Key(key) = read()? else {
-            continue;
-        };
-        if key.kind == KeyEventKind::Release {
-            continue;
-        }
-        match key.code {
-            KeyCode::Char('q') | KeyCode::Esc => return Ok(()),
-            KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => return Ok(()),
-            KeyCode::Char(' ') | KeyCode::Char('f') | KeyCode::PageDown => {
-                if top >= last_top {
-                    return Ok(());
-                }
-                top += body.saturating_sub(1).max(1);
-            }
-            KeyCode::Char('b') | KeyCode::PageUp => {
-                top = top.saturating_sub(body.saturating_sub(1).max(1))
-            }
-            KeyCode::Char('j') | KeyCode::Down | KeyCode::Enter => top += 1,
-            KeyCode::Char('k') | KeyCode::Up => top = top.saturating_sub(1),
-            KeyCode::Char('g') | KeyCode::Home => top = 0,
-            KeyCode::Char('G') | KeyCode::End => top = last_top,
-            _ => {}
-        }
     }
 }
 

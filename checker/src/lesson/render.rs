@@ -235,6 +235,8 @@ pub(super) struct Renderer {
     code: Option<(String, String)>,
     table: Option<TableState>,
     heading: Option<HeadingLevel>,
+    /// The line each heading starts on, in document order (the pager's sections).
+    pub(super) heading_lines: Vec<usize>,
     /// The current list item has not produced a block yet (no gap before its first one).
     item_fresh: bool,
     /// Turns an image's target (relative to the lesson's folder) into the path shown, one the
@@ -257,6 +259,7 @@ impl Renderer {
             code: None,
             table: None,
             heading: None,
+            heading_lines: Vec::new(),
             item_fresh: false,
             image_path: None,
         }
@@ -500,6 +503,7 @@ impl Renderer {
                 let style = self.style();
                 self.pop_style();
                 self.heading = None;
+                self.heading_lines.push(self.lines.len());
                 let mut widest = 0;
                 for (line, w) in wrap(&pieces, self.available()) {
                     widest = widest.max(w);

@@ -22,10 +22,26 @@
 //!
 //! On-demand tables have no allocation to dilute: the table serves up to twice its previous
 //! peak second (at first the 4,000 writes / 12,000 reads a new on-demand table takes at
-//! once), and the partition ceiling still applies — a hot key throttles on-demand tables too,
-//! as `ThrottlingException`. Two things soften the edges, as the service does (both
-//! **modelled**: a peer suite run against DynamoDB sees them, the documentation gives no
-//! figure):
+//! once), never more than the per-table quota (40,000 units a second), and the partition
+//! ceiling still applies — a hot key throttles on-demand tables too, as `ThrottlingException`.
+//!
+//! A refusal says which limit it ran into ([`Limit`]), and the client reads it in the error's
+//! `ThrottlingReasons`:
+//!
+//! ```text
+//!   refused …                                        limit                 e.g. reason
+//!   past the partition's ceiling (either mode)   ──▶ KeyRange       TableWriteKeyRangeThroughputExceeded
+//!   provisioned: allocation, loan, burst spent   ──▶ Provisioned    TableReadProvisionedThroughputExceeded
+//!   on-demand: past the per-table quota          ──▶ AccountLimit   TableWriteAccountLimitExceeded
+//!   on-demand: past twice the previous peak      ──▶ KeyRange       (the partitions have not split yet)
+//! ```
+//!
+//! The first is the one that matters most to an application: a key-range reason means one
+//! key (or a few on one partition) asks for more than a partition serves, and no capacity
+//! setting cures it — the key design must spread the load.
+//!
+//! Two things soften an on-demand table's edges, as the service does (both **modelled**: a
+//! peer suite run against DynamoDB sees them, the documentation gives no figure):
 //!
 //! - **Write headroom.** A partition may write past its ceiling as far as its *headroom*
 //!   covers: at most one second of the ceiling (1,000 WCU), banked from seconds the
@@ -33,11 +49,11 @@
 //!   25 × 50 KB or 200 × 10 KB puts at once; a key kept above the ceiling spends the headroom
 //!   in its first second and is held at the ceiling from then on — the hot-key lesson
 //!   stands for any sustained load. Reads have none.
-//! - **A transaction is one request.** Its actions meet the table's allowance together —
-//!   admitted with the first one — and, on a partition, pass as that partition's first
-//!   request of the second when their first one did: ten 350 KB puts in one transaction
-//!   (7,000 WRU) go through on a new table. A transaction is at most 4 MB, so this lets no
-//!   sustained load past either limit.
+//! - **A transaction is one request.** Its actions meet the table's ramp (twice the previous
+//!   peak) together — admitted with the first one — and, on a partition, pass as that
+//!   partition's first request of the second when their first one did: ten 350 KB puts in
+//!   one transaction (7,000 WRU) go through on a new table. A transaction is at most 4 MB, so
+//!   this lets no sustained load past either limit; the per-table quota still holds.
 //!
 //! A new table starts with its buckets full: a provisioned partition's burst as if it had
 //! been idle for the whole window (a fresh 5/5 table absorbs a burst of setup writes, as the
@@ -81,8 +97,10 @@
 //! **on-demand** tables have no bucket at all — their previous-peak rule and ceiling are
 //! applied here, by [`admit`], without the piece.
 //!
-//! Left out on purpose: the storage-node level bucket of the paper, GAC's token leases, and
-//! the request-rate (not unit-rate) limits.
+//! Left out on purpose: the storage-node level bucket of the paper, GAC's token leases, the
+//! request-rate (not unit-rate) limits, the account-wide quota on provisioned capacity
+//! (`RequestLimitExceeded`), and an on-demand table's configured maximum (`OnDemandThroughput`
+//! is not modelled, so no request is refused with `MaxOnDemandThroughputExceeded`).
 
 use std::collections::BTreeMap;
 
@@ -185,7 +203,7 @@ pub struct TableMeter {
     pub peak_read: f64,
     pub peak_write: f64,
     /// The transaction (by the world's request number) already admitted by the on-demand
-    /// allowance this second: its further actions pass that check.
+    /// ramp this second: its further actions pass that check.
     pub atomic: Option<u64>,
 }
 
@@ -218,21 +236,53 @@ pub struct Limits {
     pub ceiling: f64,
     /// On-demand: the units a new table serves at once.
     pub on_demand_initial: f64,
+    /// On-demand: the units per second the store may never exceed (the per-table quota).
+    pub on_demand_quota: f64,
     pub burst_window_s: u64,
 }
 
-/// What one request asks of a partition meter.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Demand {
-    pub kind: Kind,
-    pub cost: f64,
-    /// The world's number of the request when it is a transaction (see [`admit`]).
-    pub atomic: Option<u64>,
+/// Which limit a refused request ran into: the *limit* part of the throttling reason its
+/// error carries (`TableWriteKeyRangeThroughputExceeded`, …).
+///
+/// Decision: the engine, not the [`Admission`] piece, names the limit. The piece answers
+/// only admit or throttle; which limit a refusal broke is a fact of the request and the
+/// rates it was judged by — past the per-partition ceiling is a key range over its
+/// throughput, anything short of it is the store's provisioned rate (its allocation, the
+/// table's loan and the burst balance all spent). The alternative, a reason inside
+/// [`Decision::Throttle`], would make every bucket (the Build-it kata's included) restate a
+/// rule that follows from the ask, and let a bucket name a limit its own verdict contradicts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// One partition's ceiling (3,000 RCU / 1,000 WCU), in either mode: a hot key, which more
+    /// capacity does not cure. On an on-demand store also growth past twice the previous peak
+    /// (see [`admit`]).
+    KeyRange,
+    /// A provisioned store's units for this second, its burst and adaptive capacity spent.
+    Provisioned,
+    /// An on-demand store at the per-table quota (DynamoDB's default: 40,000 units a second).
+    AccountLimit,
+}
+
+impl Limit {
+    /// The limit as a throttling reason spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Limit::KeyRange => "KeyRangeThroughputExceeded",
+            Limit::Provisioned => "ProvisionedThroughputExceeded",
+            Limit::AccountLimit => "AccountLimitExceeded",
+        }
+    }
 }
 
 /// Decides one request of `cost` units on a partition meter, and records it: the piece
 /// decides on a provisioned store; an on-demand store has no bucket, and its rules are the
-/// engine's. Returns whether the request was admitted.
+/// engine's. Returns `Err` with the limit the request ran into when it is refused.
+///
+/// On an on-demand store, growth past twice the previous peak is reported as a key range
+/// over its throughput. DynamoDB documents four limits (key range, provisioned, account
+/// quota, a maximum you set) and no fifth for the ramp; an on-demand table serves more by
+/// splitting partitions, and until they split it is partitions that cannot take the load.
+/// (A model decision: AWS does not say which reason the ramp carries.)
 pub fn admit(
     piece: &dyn Admission,
     partition: u32,
@@ -241,13 +291,14 @@ pub fn admit(
     demand: Demand,
     limits: Limits,
     partitions: usize,
-) -> bool {
+) -> Result<(), Limit> {
     let Demand { kind, cost, atomic } = demand;
     let table_used = match kind {
         Kind::Read => table.read,
         Kind::Write => table.write,
     };
-    let admitted = match limits.provisioned {
+    let past_ceiling = meter.consumed + cost > limits.ceiling;
+    let verdict = match limits.provisioned {
         Some(total) => {
             let ask = Ask {
                 partition,
@@ -266,31 +317,41 @@ pub fn admit(
             match piece.admit(&ask) {
                 Decision::Admit { burst } => {
                     meter.burst = burst;
-                    true
+                    Ok(())
                 }
-                Decision::Throttle => false,
+                Decision::Throttle if past_ceiling => Err(Limit::KeyRange),
+                Decision::Throttle => Err(Limit::Provisioned),
             }
         }
         None => {
             // On-demand: the partition ceiling (past a partition's first request of the
             // second, as in the bucket), writes past it as far as the partition's headroom
-            // covers, and twice the previous peak second for the table — which a
-            // transaction's actions meet as one request.
+            // covers, the per-table quota, and twice the previous peak second for the table —
+            // which a transaction's actions meet as one request.
             let first = meter.consumed == 0.0 || (atomic.is_some() && meter.atomic == atomic);
             let peak = match kind {
                 Kind::Read => table.peak_read,
                 Kind::Write => table.peak_write,
             };
-            let limit = (2.0 * peak).max(limits.on_demand_initial);
+            let ramp = (2.0 * peak).max(limits.on_demand_initial);
             let over = (meter.consumed + cost - limits.ceiling).clamp(0.0, cost);
-            let partition_ok = match kind {
-                Kind::Read => over == 0.0,
-                Kind::Write => over <= meter.headroom,
+            let past_headroom = match kind {
+                Kind::Read => past_ceiling,
+                Kind::Write => over > meter.headroom,
             };
-            let table_ok =
-                (atomic.is_some() && table.atomic == atomic) || table_used + cost <= limit;
-            let admitted = first || (partition_ok && table_ok);
-            if admitted {
+            let ramp_passed = atomic.is_some() && table.atomic == atomic;
+            let verdict = if first {
+                Ok(())
+            } else if past_headroom {
+                Err(Limit::KeyRange)
+            } else if table_used + cost > limits.on_demand_quota {
+                Err(Limit::AccountLimit)
+            } else if !ramp_passed && table_used + cost > ramp {
+                Err(Limit::KeyRange)
+            } else {
+                Ok(())
+            };
+            if verdict.is_ok() {
                 if !first && kind == Kind::Write {
                     meter.headroom -= over;
                 }
@@ -301,20 +362,29 @@ pub fn admit(
                     }
                 }
             }
-            admitted
+            verdict
         }
     };
-    if !admitted {
+    if verdict.is_err() {
         meter.throttled += 1;
         meter.throttled_units += cost;
-        return false;
+        return verdict;
     }
     meter.consumed += cost;
     match kind {
         Kind::Read => table.read += cost,
         Kind::Write => table.write += cost,
     }
-    true
+    Ok(())
+}
+
+/// What one request asks of a partition meter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Demand {
+    pub kind: Kind,
+    pub cost: f64,
+    /// The world's number of the request when it is a transaction (see [`admit`]).
+    pub atomic: Option<u64>,
 }
 
 /// A partition's rate for one kind of unit, as its bucket sees it.

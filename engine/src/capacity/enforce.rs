@@ -32,10 +32,14 @@
 //! - **A table's first second.** A table is born with its buckets full — burst on a
 //!   provisioned store, write headroom on an on-demand one (`start_full`, called by
 //!   CreateTable; the decision is written there).
-//! - **The messages.** A refusal becomes `ProvisionedThroughputExceededException` on a
+//! - **The errors.** A refusal becomes `ProvisionedThroughputExceededException` on a
 //!   provisioned table — with the index wording when a global index refused — or
 //!   `ThrottlingException` on an on-demand table, worded as DynamoDB words them so a
-//!   learner can search them.
+//!   learner can search them. The exception says the billing mode, not the cause: both
+//!   kinds carry one `ThrottlingReason`, `<Table|Index><Read|Write><limit>` with the ARN of
+//!   the table or index that refused, the limit named by [`admission::admit`]. A table
+//!   write held back by a global index short of capacity (back-pressure) is an `Index…`
+//!   reason naming the index.
 //!
 //! The world calls `admit` (through `State::admit_read`, `admit_write` and the index
 //! variants) and records the units charged in its request log; nothing here knows about the
@@ -45,7 +49,8 @@
 //! control plane's rate limits (DescribeTable, UpdateTable and friends are never throttled
 //! here).
 
-use super::admission::{self, Admission, Kind, Limits, Rate};
+use super::admission::{self, Admission, Kind, Limit, Limits, Rate};
+use crate::error::ThrottlingReason;
 use crate::error::{Exception, Result};
 use crate::table::partition::Partition;
 use crate::table::{IndexKind, Table};
@@ -75,7 +80,7 @@ pub(crate) struct Request {
     pub units: f64,
     pub kind: Kind,
     /// The world's number of the request when it is a transaction, whose actions are one
-    /// request to an on-demand table's allowance (see [`admission`]); `None` otherwise.
+    /// request to an on-demand table's ramp (see [`admission`]); `None` otherwise.
     pub atomic: Option<u64>,
 }
 
@@ -138,18 +143,20 @@ pub(crate) fn admit(
         ),
         None => {
             meter.consumed += units;
-            true
+            Ok(())
         }
     };
     if partition.load.heat.len() < HEAT_KEYS_TRACKED || partition.load.heat.contains_key(&hash) {
         *partition.load.heat.entry(hash).or_insert(0.0) += units;
     }
-    let verdict = if admitted {
-        Ok(())
-    } else {
-        Err(throttle_error(billing, is_gsi))
-    };
-    (partition.id, verdict)
+    let verdict = admitted.map_err(|limit| {
+        let resource = match index {
+            Some(i) if is_gsi => table.index_arn(i),
+            _ => table.arn(),
+        };
+        throttle_error(billing, is_gsi, kind, limit, resource)
+    });
+    (id, verdict)
 }
 
 /// Units per second a partition is allocated: an even share of the table's capacity, at most
@@ -189,6 +196,7 @@ fn limits_for(table: &Table, index: Option<&str>, kind: Kind, rules: &Rules) -> 
             Kind::Read => ON_DEMAND_INITIAL_RCU as f64,
             Kind::Write => ON_DEMAND_INITIAL_WCU as f64,
         },
+        on_demand_quota: crate::ops::describe_limits::TABLE_MAX_CAPACITY_UNITS as f64,
         burst_window_s: rules.burst_window_s,
     })
 }
@@ -346,19 +354,42 @@ pub(crate) fn start_full(table: &mut Table, rules: &Rules) {
     }
 }
 
-/// The exception a refusal becomes: it depends on the billing mode and on whether a global
-/// index refused, not on why (DynamoDB's messages do not say whether a hot key or the
-/// table's total was the limit, so the admission piece does not say either).
-fn throttle_error(billing: BillingMode, gsi: bool) -> Exception {
+/// The exception a refusal becomes. Its kind and message depend on the billing mode and on
+/// whether a global index refused (DynamoDB's messages do not say whether a hot key or the
+/// table's total was the limit); its one throttling reason says which limit of `resource`
+/// (the table's or the index's ARN) was hit, for reads or writes.
+fn throttle_error(
+    billing: BillingMode,
+    gsi: bool,
+    kind: Kind,
+    limit: Limit,
+    resource: String,
+) -> Exception {
+    let reason = format!(
+        "{}{}{}",
+        if gsi { "Index" } else { "Table" },
+        match kind {
+            Kind::Read => "Read",
+            Kind::Write => "Write",
+        },
+        limit.as_str()
+    );
+    let throttling_reasons = vec![ThrottlingReason {
+        reason: Some(reason),
+        resource: Some(resource),
+    }];
     match (billing, gsi) {
         (BillingMode::PayPerRequest, _) => Exception::Throttling {
             message: ON_DEMAND_THROTTLE.to_string(),
+            throttling_reasons,
         },
         (BillingMode::Provisioned, true) => Exception::ProvisionedThroughputExceeded {
             message: GSI_THROTTLE.to_string(),
+            throttling_reasons,
         },
         (BillingMode::Provisioned, false) => Exception::ProvisionedThroughputExceeded {
             message: TABLE_THROTTLE.to_string(),
+            throttling_reasons,
         },
     }
 }

@@ -26,12 +26,14 @@
 //! its rules live here too, in two files:
 //!
 //! - [`admission`]: one partition's meters for one second — allocation, adaptive capacity,
-//!   burst, the per-partition ceiling, on-demand's previous-peak rule — and the decision for
-//!   one request, the bucket's part of it behind the [`admission::Admission`] seam;
+//!   burst, the per-partition ceiling, on-demand's previous-peak rule and quota — and the
+//!   decision for one request (with the limit a refusal ran into), the bucket's part of it
+//!   behind the [`admission::Admission`] seam;
 //! - [`enforce`]: a request meeting a table — which store pays (the table, or a global
 //!   index), each partition's allocation, closing seconds into the per-partition history
 //!   (what `World::partition_metrics` shows), marking hot partitions for a split, and the
-//!   throttling exceptions with DynamoDB's messages.
+//!   throttling exceptions with DynamoDB's messages and a `ThrottlingReason` naming the limit
+//!   (a key range, the provisioned rate, the per-table quota) and the table or index.
 //!
 //! The world only calls in: every read and write asks `enforce::admit` before it takes
 //! effect, and records what was charged in the request log.

@@ -27,6 +27,11 @@
 //! `ValidationException` (nor `TrimmedDataAccess…` outside the streams operations): such an
 //! exception arrives as `Unhandled`, and `code()` is how code recognises it — as in production.
 //!
+//! Fields beyond the message travel as in the SDK: a cancelled transaction's
+//! `cancellation_reasons()`, a failed condition's `item()`, and on the three throttling
+//! exceptions `throttling_reasons()` — which limit of which table or index refused the request
+//! (`TableWriteKeyRangeThroughputExceeded` for a hot key; see `capacity::enforce`).
+//!
 //! Not part of the SDK, marked so in their docs: `is_throttling()` and `is_retryable()` on
 //! every layer (the SDK's retry classifier decides these internally), and [`Error::validation`],
 //! the error a kata's starter returns for "not written yet".
@@ -83,6 +88,32 @@ impl CancellationReason {
     }
 }
 
+/// Why one request was throttled: which limit of which table or index it ran into
+/// (`aws_sdk_dynamodb::types::ThrottlingReason`). A throttling exception carries a list of
+/// them (`throttling_reasons()`); the engine always sends exactly one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThrottlingReason {
+    /// `<Table|Index><Read|Write><Limit>`, the limit one of `ProvisionedThroughputExceeded`,
+    /// `KeyRangeThroughputExceeded`, `AccountLimitExceeded`, `MaxOnDemandThroughputExceeded`:
+    /// `TableWriteKeyRangeThroughputExceeded` is one partition of the table over its write
+    /// ceiling (a hot key: more capacity does not help), `IndexWriteProvisionedThroughputExceeded`
+    /// a global index short of the write units a table write needs. Always set by the engine;
+    /// an `Option` as in the SDK.
+    pub reason: Option<String>,
+    /// The ARN of the table (`arn:aws:dynamodb:<region>:<account>:table/<name>`) or index
+    /// (`…:table/<name>/index/<index>`) that was throttled.
+    pub resource: Option<String>,
+}
+
+impl ThrottlingReason {
+    pub fn reason(&self) -> Option<&str> {
+        self.reason.as_deref()
+    }
+    pub fn resource(&self) -> Option<&str> {
+        self.resource.as_deref()
+    }
+}
+
 /// Every exception the engine raises, as the service sends it. Not part of the SDK: `send()`
 /// returns it wrapped in the SDK's layers ([`SdkError`], the operation's error enum); the
 /// world's inspection and fault methods, which are not the SDK either, return it bare, and
@@ -105,13 +136,24 @@ pub enum Exception {
     /// The table already exists, or is being created or deleted. Not retryable as is.
     ResourceInUse { message: String },
     /// A provisioned table, index or partition ran out of capacity this second. Nothing was
-    /// written. Retry with backoff.
-    ProvisionedThroughputExceeded { message: String },
-    /// An on-demand table grew faster than it can adapt (more than twice its previous peak),
-    /// or a control-plane call came too fast. Retry with backoff.
-    Throttling { message: String },
+    /// written. Retry with backoff; `throttling_reasons` says which limit was hit — a
+    /// key-range reason (a hot key) is not cured by more capacity.
+    ProvisionedThroughputExceeded {
+        message: String,
+        throttling_reasons: Vec<ThrottlingReason>,
+    },
+    /// An on-demand table or index ran into a limit: a partition's ceiling (a hot key), the
+    /// table's growth past twice its previous peak, or the per-table quota — or a
+    /// control-plane call came too fast. Retry with backoff; `throttling_reasons` says which.
+    Throttling {
+        message: String,
+        throttling_reasons: Vec<ThrottlingReason>,
+    },
     /// The account-level throughput quota was exceeded. Retry with backoff.
-    RequestLimitExceeded { message: String },
+    RequestLimitExceeded {
+        message: String,
+        throttling_reasons: Vec<ThrottlingReason>,
+    },
     /// A transaction was cancelled; `cancellation_reasons` has one entry per action, in
     /// order. Nothing was written. Retry only if the reasons are transient (conflict,
     /// throughput); SDKs do not retry it automatically.
@@ -197,9 +239,9 @@ impl Exception {
             | Exception::ResourceNotFound { message }
             | Exception::DuplicateItem { message }
             | Exception::ResourceInUse { message }
-            | Exception::ProvisionedThroughputExceeded { message }
-            | Exception::Throttling { message }
-            | Exception::RequestLimitExceeded { message }
+            | Exception::ProvisionedThroughputExceeded { message, .. }
+            | Exception::Throttling { message, .. }
+            | Exception::RequestLimitExceeded { message, .. }
             | Exception::TransactionCanceled { message, .. }
             | Exception::TransactionConflict { message }
             | Exception::TransactionInProgress { message }
@@ -244,6 +286,22 @@ impl Exception {
                 cancellation_reasons,
                 ..
             } => cancellation_reasons,
+            _ => &[],
+        }
+    }
+
+    /// Why a throttled request was throttled (empty for other errors).
+    pub fn throttling_reasons(&self) -> &[ThrottlingReason] {
+        match self {
+            Exception::ProvisionedThroughputExceeded {
+                throttling_reasons, ..
+            }
+            | Exception::Throttling {
+                throttling_reasons, ..
+            }
+            | Exception::RequestLimitExceeded {
+                throttling_reasons, ..
+            } => throttling_reasons,
             _ => &[],
         }
     }

@@ -9,7 +9,7 @@ use std::fmt;
 
 use super::sdk::{is_retryable_code, is_throttling_code, ErrorMetadata, ProvideErrorMetadata};
 use super::sdk::{SdkError, Unhandled};
-use super::{BuildError, CancellationReason, Exception};
+use super::{BuildError, CancellationReason, Exception, ThrottlingReason};
 use crate::value::Item;
 
 /// One exception shape: `message()`, `meta()`, `Display` as the SDK's (`Name: message`).
@@ -104,16 +104,34 @@ exception!(
 );
 exception!(
     /// A provisioned table, index or partition ran out of capacity; nothing was written.
-    ProvisionedThroughputExceededException {}
+    ProvisionedThroughputExceededException {
+        /// Which limit of which table or index was hit.
+        throttling_reasons: Option<Vec<ThrottlingReason>>
+    }
 );
+impl ProvisionedThroughputExceededException {
+    /// Which limit of which table or index was hit (the engine sends one reason).
+    pub fn throttling_reasons(&self) -> &[ThrottlingReason] {
+        self.throttling_reasons.as_deref().unwrap_or_default()
+    }
+}
 exception!(
     /// An item is being written by a request in another Region (never raised by the engine).
     ReplicatedWriteConflictException {}
 );
 exception!(
     /// The account-level throughput quota was exceeded.
-    RequestLimitExceeded {}
+    RequestLimitExceeded {
+        /// Which limit of which table or index was hit.
+        throttling_reasons: Option<Vec<ThrottlingReason>>
+    }
 );
+impl RequestLimitExceeded {
+    /// Which limit of which table or index was hit.
+    pub fn throttling_reasons(&self) -> &[ThrottlingReason] {
+        self.throttling_reasons.as_deref().unwrap_or_default()
+    }
+}
 exception!(
     /// The table already exists, or is being created, updated or deleted.
     ResourceInUseException {}
@@ -123,10 +141,20 @@ exception!(
     ResourceNotFoundException {}
 );
 exception!(
-    /// An on-demand table grew faster than it can adapt, or a control-plane call came too
-    /// fast; nothing was written.
-    ThrottlingException {}
+    /// An on-demand table or index ran into a limit (a partition's ceiling, its growth past
+    /// twice the previous peak, the per-table quota), or a control-plane call came too fast;
+    /// nothing was written.
+    ThrottlingException {
+        /// Which limit of which table or index was hit.
+        throttling_reasons: Option<Vec<ThrottlingReason>>
+    }
 );
+impl ThrottlingException {
+    /// Which limit of which table or index was hit (the engine sends one reason).
+    pub fn throttling_reasons(&self) -> &[ThrottlingReason] {
+        self.throttling_reasons.as_deref().unwrap_or_default()
+    }
+}
 exception!(
     /// A transaction was cancelled; nothing was written.
     TransactionCanceledException {
@@ -207,11 +235,30 @@ impl From<Exception> for Error {
             Exception::ResourceNotFound { message } => shape!(ResourceNotFoundException, message),
             Exception::DuplicateItem { message } => shape!(DuplicateItemException, message),
             Exception::ResourceInUse { message } => shape!(ResourceInUseException, message),
-            Exception::ProvisionedThroughputExceeded { message } => {
-                shape!(ProvisionedThroughputExceededException, message)
-            }
-            Exception::Throttling { message } => shape!(ThrottlingException, message),
-            Exception::RequestLimitExceeded { message } => shape!(RequestLimitExceeded, message),
+            Exception::ProvisionedThroughputExceeded {
+                message,
+                throttling_reasons,
+            } => shape!(
+                ProvisionedThroughputExceededException,
+                message,
+                throttling_reasons: Some(throttling_reasons)
+            ),
+            Exception::Throttling {
+                message,
+                throttling_reasons,
+            } => shape!(
+                ThrottlingException,
+                message,
+                throttling_reasons: Some(throttling_reasons)
+            ),
+            Exception::RequestLimitExceeded {
+                message,
+                throttling_reasons,
+            } => shape!(
+                RequestLimitExceeded,
+                message,
+                throttling_reasons: Some(throttling_reasons)
+            ),
             Exception::TransactionCanceled {
                 message,
                 cancellation_reasons,

@@ -76,7 +76,6 @@ pub(crate) fn execute(state: &State, input: &DescribeTableInput) -> Result<Descr
 /// times are the world's clock on its calendar, which starts at `epoch_seconds`.
 pub(crate) fn describe(table: &Table, epoch_seconds: u64) -> TableDescription {
     let date = |ms: u64| DateTime::from_millis((epoch_seconds * 1000 + ms) as i64);
-    let index_arn = |name: &str| format!("{}/index/{name}", table.arn());
     let throughput = |t: Option<crate::types::ProvisionedThroughput>| {
         let (read, write) = t.map_or((0, 0), |t| (t.read_capacity_units, t.write_capacity_units));
         ProvisionedThroughputDescription {
@@ -115,7 +114,7 @@ pub(crate) fn describe(table: &Table, epoch_seconds: u64) -> TableDescription {
                 .filter(|i| i.kind == IndexKind::Global)
                 .map(|i| GlobalSecondaryIndexDescription {
                     index_name: Some(i.name.clone()),
-                    index_arn: Some(index_arn(&i.name)),
+                    index_arn: Some(table.index_arn(&i.name)),
                     key_schema: Some(i.key_elements.clone()),
                     projection: Some(i.projection.clone()),
                     index_status: Some(i.status),
@@ -137,7 +136,7 @@ pub(crate) fn describe(table: &Table, epoch_seconds: u64) -> TableDescription {
                 .filter(|i| i.kind == IndexKind::Local)
                 .map(|i| LocalSecondaryIndexDescription {
                     index_name: Some(i.name.clone()),
-                    index_arn: Some(index_arn(&i.name)),
+                    index_arn: Some(table.index_arn(&i.name)),
                     key_schema: Some(i.key_elements.clone()),
                     projection: Some(i.projection.clone()),
                     item_count: Some(i.store.item_count() as i64),

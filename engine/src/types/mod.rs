@@ -23,7 +23,7 @@ use crate::value::Item;
 
 pub mod builders;
 
-pub use crate::error::CancellationReason;
+pub use crate::error::{CancellationReason, ThrottlingReason};
 
 /// The exception shapes the operations' errors carry, as `aws_sdk_dynamodb::types::error`.
 pub mod error {
@@ -503,7 +503,7 @@ impl ProvisionedThroughputDescription {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct GlobalSecondaryIndexDescription {
     pub index_name: Option<String>,
-    /// `<table ARN>/index/<index name>`.
+    /// `<table ARN>/index/<name>`: the `resource` of a throttling reason that names the index.
     pub index_arn: Option<String>,
     pub key_schema: Option<Vec<KeySchemaElement>>,
     pub projection: Option<Projection>,
@@ -549,7 +549,7 @@ impl GlobalSecondaryIndexDescription {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct LocalSecondaryIndexDescription {
     pub index_name: Option<String>,
-    /// `<table ARN>/index/<index name>`.
+    /// `<table ARN>/index/<name>`.
     pub index_arn: Option<String>,
     pub key_schema: Option<Vec<KeySchemaElement>>,
     pub projection: Option<Projection>,

@@ -6,6 +6,7 @@
 //! Run `cargo katas` (watch mode) and save this file to check it.
 
 use engine::{Client, Error};
+use given::Advice;
 
 // The table the tests create for you: `given::TABLE` (`likes`, partition key `PK` (string), no
 // sort key, provisioned with 1,000 RCU and 40,000 WCU), from the kata's given part:
@@ -37,4 +38,16 @@ pub fn total(client: &Client, post: &str, shards: u32) -> Result<u64, Error> {
     // TODO: read every shard item (GetItem each, or one BatchGetItem) and add them up.
     let _ = (client, post, shards);
     Err(given::not_written_yet("total"))
+}
+
+/// What a throttling error tells the on-call: `Some(Advice::ShardTheKey { resource })` when its
+/// throttling reason is a key range over its throughput (a hot key: more capacity will not
+/// help), `Some(Advice::AddCapacity { resource })` for any other reason (the table or index
+/// as a whole over its rate), with the ARN the reason names; `None` when `error` is not a
+/// throttle. The exception alone does not tell: read its `throttling_reasons()`.
+pub fn advise(error: &Error) -> Option<Advice> {
+    // TODO: match the throttling exceptions, read the first reason's `reason()` and
+    // `resource()`.
+    let _ = error;
+    None
 }

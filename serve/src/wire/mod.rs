@@ -135,7 +135,7 @@ pub fn call(api: &Api, target: Option<&str>, body: &[u8]) -> Result<Value, WireE
 }
 
 /// An error answer: HTTP status, `__type` and `message`, and the exception's own fields
-/// (`Item`, `CancellationReasons`).
+/// (`Item`, `CancellationReasons`, `ThrottlingReasons`).
 #[derive(Debug)]
 pub struct WireError {
     pub status: u16,
@@ -169,6 +169,19 @@ impl WireError {
         WireError::new(CORAL_SERVICE, "UnknownOperationException", "")
     }
 
+    /// A throttling exception's `ThrottlingReasons`: `[{"reason": …, "resource": …}]`, the
+    /// members in lower case as DynamoDB's API model names them.
+    fn throttling_reasons(&mut self, reasons: &[engine::types::ThrottlingReason]) {
+        let reasons = reasons.iter().map(|r| {
+            write::Out::new()
+                .str("reason", r.reason())
+                .str("resource", r.resource())
+                .done()
+        });
+        self.fields
+            .insert("ThrottlingReasons".into(), Value::Array(reasons.collect()));
+    }
+
     /// The JSON body DynamoDB answers an error with.
     pub fn body(&self) -> Value {
         let mut body = self.fields.clone();
@@ -197,6 +210,15 @@ impl From<engine::Error> for WireError {
                     wire.fields
                         .insert("Item".into(), engine::value::item_to_json(item));
                 }
+            }
+            engine::Error::ProvisionedThroughputExceededException(t) => {
+                wire.throttling_reasons(t.throttling_reasons());
+            }
+            engine::Error::ThrottlingException(t) => {
+                wire.throttling_reasons(t.throttling_reasons());
+            }
+            engine::Error::RequestLimitExceeded(t) => {
+                wire.throttling_reasons(t.throttling_reasons());
             }
             engine::Error::TransactionCanceledException(t) => {
                 let reasons = t.cancellation_reasons().iter().map(|r| {

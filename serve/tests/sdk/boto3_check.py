@@ -323,6 +323,11 @@ def throttled_writes_succeed_through_the_sdks_own_retries():
         raise AssertionError("500 writes fitted a 3 WCU table")
     except eager.exceptions.ProvisionedThroughputExceededException as e:
         assert e.response["ResponseMetadata"]["HTTPStatusCode"] == 400, e.response
+        # The reason: the table over its provisioned rate (not a hot key), and which table.
+        arn = DDB.describe_table(TableName="hot")["Table"]["TableArn"]
+        assert e.response["ThrottlingReasons"] == [
+            {"reason": "TableWriteProvisionedThroughputExceeded", "resource": arn}
+        ], e.response
     # With boto3's own retry policy (exponential backoff from 50 ms), the same pressure is
     # absorbed: every write lands, some after retries.
     patient = SESSION.client("dynamodb", endpoint_url=ENDPOINT,

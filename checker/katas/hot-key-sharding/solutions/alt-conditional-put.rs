@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use engine::types::KeysAndAttributes;
 use engine::{item, AttributeValue, Client, Error, Item};
-use given::TABLE;
+use given::{Advice, TABLE};
 
 const FIRST_WAIT: Duration = Duration::from_millis(40);
 const MAX_WAIT: Duration = Duration::from_secs(1);
@@ -108,4 +108,23 @@ pub fn total(client: &Client, post: &str, shards: u32) -> Result<u64, Error> {
         };
     }
     Ok(sum)
+}
+
+/// What a throttling error tells the on-call: a key-range reason is a hot key (shard it), any
+/// other reason the table or index as a whole over its rate (capacity) — of the resource the
+/// reason names. The exception's kind says only the billing mode.
+pub fn advise(error: &Error) -> Option<Advice> {
+    let reasons = match error {
+        Error::ProvisionedThroughputExceededException(e) => e.throttling_reasons(),
+        Error::ThrottlingException(e) => e.throttling_reasons(),
+        Error::RequestLimitExceeded(e) => e.throttling_reasons(),
+        _ => return None,
+    };
+    let first = reasons.first()?;
+    let resource = first.resource()?.to_string();
+    if first.reason()?.ends_with("KeyRangeThroughputExceeded") {
+        Some(Advice::ShardTheKey { resource })
+    } else {
+        Some(Advice::AddCapacity { resource })
+    }
 }

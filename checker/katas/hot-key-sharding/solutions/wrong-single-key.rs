@@ -10,7 +10,7 @@ use std::time::Duration;
 use engine::error::SdkError;
 use engine::operation::update_item::UpdateItemError;
 use engine::{AttributeValue, Client, Error};
-use given::TABLE;
+use given::{Advice, TABLE};
 
 /// The number attribute each shard item counts in.
 const LIKES: &str = "likes";
@@ -71,4 +71,23 @@ pub fn total(client: &Client, post: &str, _shards: u32) -> Result<u64, Error> {
         .and_then(|n| n.as_number())
         .and_then(|n| n.to_u64())
         .unwrap_or(0))
+}
+
+/// What a throttling error tells the on-call: a key-range reason is a hot key (shard it), any
+/// other reason the table or index as a whole over its rate (capacity) — of the resource the
+/// reason names. The exception's kind says only the billing mode.
+pub fn advise(error: &Error) -> Option<Advice> {
+    let reasons = match error {
+        Error::ProvisionedThroughputExceededException(e) => e.throttling_reasons(),
+        Error::ThrottlingException(e) => e.throttling_reasons(),
+        Error::RequestLimitExceeded(e) => e.throttling_reasons(),
+        _ => return None,
+    };
+    let first = reasons.first()?;
+    let resource = first.resource()?.to_string();
+    if first.reason()?.ends_with("KeyRangeThroughputExceeded") {
+        Some(Advice::ShardTheKey { resource })
+    } else {
+        Some(Advice::AddCapacity { resource })
+    }
 }

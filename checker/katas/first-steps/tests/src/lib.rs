@@ -24,6 +24,8 @@
 //!   first, one Query, `items_read` equal to the orders returned.
 //! - `errors_are_not_missing_items`: with every replica of the table down (each request
 //!   refused with `InternalServerError`), every function returns `Err`.
+//! - `two_orders_of_one_second_are_both_kept`: two orders of one customer placed in the same
+//!   second are two items (the primary key is unique), and both come back as the newest.
 //!
 //! Nothing here depends on the iteration order of an item: items are shown with their
 //! attribute names sorted.
@@ -40,6 +42,8 @@ use given::{Order, Profile, TABLE};
 use katas_testkit::items::item_text;
 use katas_testkit::{check_eq_text, fail, run, seeded, Rng};
 use learner::{orders_placed_in, profile, recent_orders, save_order, save_profile};
+
+mod same_second;
 
 katas_testkit::learner! {
     /// Stores a profile.
@@ -72,6 +76,10 @@ pub fn main(kata: Kata) -> ! {
         ),
         seeded("orders_placed_in_a_period", orders_placed_in_a_period),
         seeded("errors_are_not_missing_items", errors_are_not_missing_items),
+        seeded(
+            "two_orders_of_one_second_are_both_kept",
+            same_second::two_orders_of_one_second_are_both_kept,
+        ),
     ]);
 }
 

@@ -9,6 +9,20 @@
 /// provisioned with 1,000 RCU and 40,000 WCU.
 pub const TABLE: &str = "likes";
 
+/// What a throttled request tells the on-call, read from its error's throttling reasons
+/// (what your `advise` returns). `resource` is the ARN the reason names: the table's
+/// (`arn:aws:dynamodb:…:table/likes`) or an index's (`…/index/<name>`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Advice {
+    /// One key range of `resource` — one partition — was over its ceiling (a reason ending in
+    /// `KeyRangeThroughputExceeded`): a hot key. More capacity does not help; spread the key
+    /// over more shards.
+    ShardTheKey { resource: String },
+    /// `resource` as a whole was over its rate — its provisioned units, its quota, its
+    /// maximum (any other reason): back off now, and add capacity if it keeps happening.
+    AddCapacity { resource: String },
+}
+
 /// The error the starter's functions return until they are written (not part of the SDK: a
 /// `ValidationException` built by the engine, so that the starter compiles and every hidden
 /// test fails with a message that says where the task is).

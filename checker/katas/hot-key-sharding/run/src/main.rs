@@ -7,5 +7,6 @@ fn main() {
     hidden::main(hidden::Kata {
         increment: hot_key_sharding::increment,
         total: hot_key_sharding::total,
+        advise: hot_key_sharding::advise,
     })
 }

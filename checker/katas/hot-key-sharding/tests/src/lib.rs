@@ -21,7 +21,12 @@
 //! - `counts_concurrent_likes`: eight clients like one post at once, interleaved request by
 //!   request in an order drawn from the seed (`World::concurrently`); no like may be lost,
 //!   which a read-modify-write (GetItem, then PutItem) does.
+//! - `advises_from_the_throttling_reasons`: four throttles of the test's own writes (a hot
+//!   key on a big provisioned table, a short table, a hot key on demand, a short index) go
+//!   to `advise`, which must tell the key from the capacity, and name the table or index,
+//!   from the error's throttling reasons — the first two share exception and message.
 
+mod advice;
 mod explain;
 mod scene;
 
@@ -31,7 +36,7 @@ use std::sync::Mutex;
 use engine::error::ProvideErrorMetadata;
 use engine::world::schedule::yield_now;
 use engine::{Client, Error};
-use given::TABLE;
+use given::{Advice, TABLE};
 use katas_testkit::{check_eq, fail, run, seeded, thousands};
 use learner::{increment, total};
 
@@ -53,6 +58,8 @@ katas_testkit::learner! {
     fn increment(client: &Client, post: &str, shards: u32, n: u64) -> Result<(), Error>;
     /// Every like of `post` so far.
     fn total(client: &Client, post: &str, shards: u32) -> Result<u64, Error>;
+    /// What a throttling error tells the on-call (`None` for other errors).
+    fn advise(error: &Error) -> Option<Advice>;
 }
 
 /// Runs the hidden tests against the learner's functions (called by the kata's glue binary).
@@ -64,6 +71,10 @@ pub fn main(kata: Kata) -> ! {
         seeded("retries_throttled_writes", retries_throttled_writes),
         seeded("returns_other_errors", returns_other_errors),
         seeded("counts_concurrent_likes", counts_concurrent_likes),
+        seeded(
+            "advises_from_the_throttling_reasons",
+            advice::advises_from_the_throttling_reasons,
+        ),
     ]);
 }
 

@@ -1,0 +1,90 @@
+//! Sharded and retried like the reference, but `advise` judges a throttle by its exception
+//! and not by its reasons — the old rule "ProvisionedThroughputExceededException means the
+//! table needs capacity, ThrottlingException means on demand is scaling": a hot key on a
+//! provisioned table gets "add capacity", which changes nothing for one partition's ceiling.
+
+use std::time::Duration;
+
+use engine::error::SdkError;
+use engine::operation::update_item::UpdateItemError;
+use engine::{AttributeValue, Client, Error};
+use given::{Advice, TABLE};
+
+/// The number attribute each shard item counts in.
+const LIKES: &str = "likes";
+
+/// First wait after a throttled write.
+const FIRST_BACKOFF: Duration = Duration::from_millis(50);
+/// Longest wait between two attempts.
+const MAX_BACKOFF: Duration = Duration::from_secs(2);
+
+/// The partition key of one shard of a post's counter.
+fn shard_key(post: &str, shard: u64) -> AttributeValue {
+    AttributeValue::S(format!("{post}#COUNTER#{shard}"))
+}
+
+/// Records one like of `post` on shard `n % shards`, retrying while throttled.
+pub fn increment(client: &Client, post: &str, shards: u32, n: u64) -> Result<(), Error> {
+    let shard = n % u64::from(shards.max(1));
+    let mut backoff = FIRST_BACKOFF;
+    let mut attempt = 0u64;
+    loop {
+        let sent = client
+            .update_item()
+            .table_name(TABLE)
+            .key("PK", shard_key(post, shard))
+            .update_expression("ADD #likes :one")
+            .expression_attribute_names("#likes", LIKES)
+            .expression_attribute_values(":one", AttributeValue::N("1".into()))
+            .send();
+        match sent.map_err(SdkError::into_service_error) {
+            Ok(_) => return Ok(()),
+            Err(
+                UpdateItemError::ProvisionedThroughputExceededException(_)
+                | UpdateItemError::ThrottlingException(_),
+            ) => {
+                // Nothing was written: wait, then send the same request again. The jitter is
+                // derived from the like's number, so two likes do not retry in lockstep.
+                let jitter = (n.wrapping_mul(7919) + attempt * 104_729) % 25;
+                client
+                    .world()
+                    .advance(backoff + Duration::from_millis(jitter));
+                backoff = (backoff * 2).min(MAX_BACKOFF);
+                attempt += 1;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
+/// Every like of `post`: the sum of its shards, one GetItem each.
+pub fn total(client: &Client, post: &str, shards: u32) -> Result<u64, Error> {
+    let mut sum = 0;
+    for shard in 0..u64::from(shards) {
+        let out = client
+            .get_item()
+            .table_name(TABLE)
+            .key("PK", shard_key(post, shard))
+            .send()?;
+        if let Some(n) = out.item().and_then(|item| item.get(LIKES)) {
+            sum += n.as_number().and_then(|n| n.to_u64()).unwrap_or(0);
+        }
+    }
+    Ok(sum)
+}
+
+/// Judges by the exception: provisioned → capacity, on demand → the key. Reads the resource
+/// from the reason, never the reason itself.
+pub fn advise(error: &Error) -> Option<Advice> {
+    let (reasons, provisioned) = match error {
+        Error::ProvisionedThroughputExceededException(e) => (e.throttling_reasons(), true),
+        Error::ThrottlingException(e) => (e.throttling_reasons(), false),
+        _ => return None,
+    };
+    let resource = reasons.first()?.resource()?.to_string();
+    if provisioned {
+        Some(Advice::AddCapacity { resource })
+    } else {
+        Some(Advice::ShardTheKey { resource })
+    }
+}
