@@ -1,7 +1,8 @@
 //! # Seams: the engine's inside, replaceable one piece at a time
 //!
 //! The Build-it track lets a learner write one piece of DynamoDB's inside — the partition
-//! router, a partition's admission bucket, the TTL sweeper, … — and run real workloads
+//! router, a partition's admission bucket, the TTL sweeper, quorum replication, … — and run
+//! real workloads
 //! through it. Each such piece is a trait, defined in the module that explains the concept
 //! (the trait's essay is the concept's essay), with the engine's own implementation as the
 //! default. [`Pieces`] holds one implementation of each; a world is built with the engine's
@@ -24,6 +25,9 @@ use std::sync::Arc;
 
 pub use crate::capacity::admission::{Admission, Ask, Closing, Decision, Kind, Rate, TokenBucket};
 pub use crate::table::key::splitmix_finalize;
+pub use crate::table::replication::{
+    Az, Delivery, Draw, Group, QuorumReplication, ReplicaState, Replication, Unavailable,
+};
 pub use crate::table::router::{
     Collection, EngineRouter, HashRange, KeyBytes, PartitionRouter, Router, FNV_OFFSET, FNV_PRIME,
 };
@@ -44,6 +48,10 @@ pub struct Pieces {
     /// The TTL sweeper ([`crate::ttl::sweep`]): what is an expiry, which expired items a
     /// sweep deletes, and whether they are still expired when it does.
     pub ttl_sweeper: Arc<dyn TtlSweeper>,
+    /// Quorum replication ([`crate::table::replication`]): whether a partition takes a
+    /// write, which replicas the write goes to and when, which replica serves a read, who
+    /// leads after a failure. Default: [`QuorumReplication`].
+    pub replication: Arc<dyn Replication>,
 }
 
 impl Default for Pieces {
@@ -52,6 +60,7 @@ impl Default for Pieces {
             admission: Arc::new(TokenBucket),
             router: Arc::new(EngineRouter),
             ttl_sweeper: Arc::new(crate::ttl::sweep::EngineSweeper),
+            replication: Arc::new(QuorumReplication),
         }
     }
 }
@@ -60,6 +69,12 @@ impl Pieces {
     /// These pieces with `sweeper` as the TTL sweeper.
     pub fn with_ttl_sweeper(mut self, sweeper: Arc<dyn TtlSweeper>) -> Pieces {
         self.ttl_sweeper = sweeper;
+        self
+    }
+
+    /// These pieces with `replication` as quorum replication.
+    pub fn with_replication(mut self, replication: Arc<dyn Replication>) -> Pieces {
+        self.replication = replication;
         self
     }
 }

@@ -385,7 +385,7 @@ pub fn run_due(
                 .any(|k| {
                     index
                         .store
-                        .check_writable(index.store.locate(k.hash))
+                        .check_writable(index.store.locate(k.hash), now_ms)
                         .is_err()
                 });
             if blocked {

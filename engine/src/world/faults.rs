@@ -24,32 +24,11 @@ use std::time::Duration;
 
 use super::World;
 use crate::error::{Exception, Result};
-use crate::table::partition::{Partition, AZ_NAMES};
+use crate::table::partition::Partition;
 use crate::table::Store;
 
-/// One of the three availability zones.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Az {
-    A,
-    B,
-    C,
-}
-
-impl Az {
-    pub const ALL: [Az; 3] = [Az::A, Az::B, Az::C];
-
-    pub fn index(self) -> usize {
-        match self {
-            Az::A => 0,
-            Az::B => 1,
-            Az::C => 2,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        AZ_NAMES[self.index()]
-    }
-}
+/// One of the three availability zones (defined with the replicas that live in them).
+pub use crate::table::replication::Az;
 
 fn stop_replica(p: &mut Partition, i: usize, now_ms: u64, timeout_ms: u64) {
     p.replicas[i].up = false;
