@@ -30,7 +30,10 @@
 //! the log in order). Lose one AZ and at least one replica holding each acknowledged write
 //! is still up; the live replica that has applied the most holds all of them. Elect another
 //! — the lowest-numbered, or a random one — and writes the caller was told had succeeded
-//! are gone. A leader that keeps its AZ while both followers are lost stays leader — it
+//! are gone. For the same reason an election needs a majority of the group up (two of
+//! three): one replica alone may be the one that never had the last writes, so a partition
+//! with two replicas lost elects nobody and serves only eventually consistent reads until an
+//! AZ comes back. A leader that keeps its AZ while both followers are lost stays leader — it
 //! has every write, so its strong reads are right — but takes no write: no quorum can form.
 //!
 //! ## The piece: [`Replication`]
@@ -70,8 +73,9 @@
 //!
 //! ## The engine's rules
 //!
-//! - **Accepting a write**: refused while the partition has no leader (`Electing`), and
-//!   while the leader has no live follower (`NoQuorum`). Either is a retryable
+//! - **Accepting a write**: refused while the partition has no leader (`Electing`, or
+//!   `NoQuorum` when fewer than two replicas are up, since no election can end), and while
+//!   the leader has no live follower (`NoQuorum`). Either is a retryable
 //!   `InternalServerError` (HTTP 500) for the client.
 //! - **Replicating**: the quorum peer is the live follower that answers first — the one with
 //!   the least injected lag, a tie drawn (`draw.pick`) among them in AZ order. It applies
@@ -81,15 +85,16 @@
 //!   none); eventually consistent → one live replica drawn among all live ones in AZ order
 //!   (`NoLiveReplica` when none is up). A lagging replica is drawn as often as the others:
 //!   that is how eventual reads are stale.
-//! - **Electing**: the live replica that has applied the highest sequence number, a tie
-//!   drawn among them in AZ order (nobody when no replica is up). Entries
+//! - **Electing**: nobody with fewer than two replicas up; otherwise the live replica that
+//!   has applied the highest sequence number, a tie drawn among them in AZ order. Entries
 //!   still in flight do not count: an entry on its way is not one the replica holds.
 //!
 //! Which of these are DynamoDB's documented behaviour and which the model's: documented —
 //! durability of an acknowledged write, strong reads from the leader seeing every earlier
 //! write, stale eventual reads, the 500 a strong read can get during a network issue
 //! (`dynamodb-semantics.md` §9.1). From the paper — three replicas in three AZs, leader-only
-//! writes and strong reads, the 2-of-3 write quorum, Multi-Paxos elections, any replica serving eventual reads (§9.2). The model's own choices
+//! writes and strong reads, the 2-of-3 write quorum, Multi-Paxos elections (hence the
+//! majority), any replica serving eventual reads (§9.2). The model's own choices
 //! (unverified): the fastest follower as the quorum peer, a uniform draw for eventual
 //! reads, the election timeout (`WorldConfig::election_timeout_ms`, 2 s) and the replication
 //! delay (`WorldConfig::replication_delay_ms`, 1–20 ms).
@@ -330,7 +335,13 @@ pub struct QuorumReplication;
 
 impl Replication for QuorumReplication {
     fn accept_write(&self, group: &Group) -> Result<(), Unavailable> {
-        let leader = group.leader.ok_or(Unavailable::Electing)?;
+        let Some(leader) = group.leader else {
+            return Err(if group.live() < 2 {
+                Unavailable::NoQuorum
+            } else {
+                Unavailable::Electing
+            });
+        };
         let follower_up = group.replicas.iter().any(|r| r.az != leader && r.up);
         if follower_up {
             Ok(())
@@ -386,6 +397,9 @@ impl Replication for QuorumReplication {
     }
 
     fn elect(&self, group: &Group, draw: &mut Draw<'_>) -> Option<Az> {
+        if group.live() < 2 {
+            return None; // no majority: no election can end
+        }
         let live = || group.replicas.iter().filter(|r| r.up);
         let best = live().map(|r| r.applied).max()?;
         let mut tied = [Az::A; 3];

@@ -17,8 +17,10 @@
 //!
 //! While a partition has no leader, writes and strongly consistent reads fail with a
 //! retryable `InternalServerError`; eventually consistent reads are still served by the
-//! remaining replicas. With two of three replicas down no quorum can form: writes fail even
-//! once a leader is elected.
+//! remaining replicas. With two of three replicas down no quorum can form: writes fail, and a
+//! partition whose leader is among them elects nobody (an election needs a majority), so its
+//! strong reads fail too until an AZ heals. What each decision is — and who makes it — is in
+//! [`crate::table::replication`].
 
 use std::time::Duration;
 
