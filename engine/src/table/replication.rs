@@ -73,16 +73,16 @@
 //!
 //! ## The engine's rules
 //!
-//! - **Accepting a write**: refused while the partition has no leader (`Electing`, or
-//!   `NoQuorum` when fewer than two replicas are up, since no election can end), and while
-//!   the leader has no live follower (`NoQuorum`). Either is a retryable
+//! - **Accepting a write**: refused while the partition has no leader — `Electing` if at
+//!   least two replicas are up (an election is coming), else `NoQuorum` (none can be held)
+//!   — and while the leader has no live follower (`NoQuorum`). Either is a retryable
 //!   `InternalServerError` (HTTP 500) for the client.
 //! - **Replicating**: the quorum peer is the live follower that answers first — the one with
 //!   the least injected lag, a tie drawn (`draw.pick`) among them in AZ order. It applies
 //!   now. Every other live follower gets the entry later. A follower that is down is not
 //!   sent it (it is repaired from the leader when its AZ heals).
-//! - **Serving a read**: strongly consistent → the leader (`Electing` while there is
-//!   none); eventually consistent → one live replica drawn among all live ones in AZ order
+//! - **Serving a read**: strongly consistent → the leader (while there is none, `Electing`
+//!   or `NoQuorum` as for a write); eventually consistent → one live replica drawn among all live ones in AZ order
 //!   (`NoLiveReplica` when none is up). A lagging replica is drawn as often as the others:
 //!   that is how eventual reads are stale.
 //! - **Electing**: nobody with fewer than two replicas up; otherwise the live replica that
@@ -228,9 +228,10 @@ pub enum Delivery {
 /// `InternalServerError` (HTTP 500) with a message saying which.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Unavailable {
-    /// The partition has no leader: an election is due.
+    /// The partition has no leader, and an election is due (at least two replicas are up).
     Electing,
-    /// Not enough replicas are up to acknowledge a write with two of three.
+    /// Fewer than two replicas can take part: no write can be acknowledged by two of three,
+    /// and no leader can be elected.
     NoQuorum,
     /// No replica of the partition is up.
     NoLiveReplica,
@@ -248,7 +249,7 @@ impl Unavailable {
                 let up = group.live();
                 let verb = if up == 1 { "is" } else { "are" };
                 format!(
-                    "Internal server error (partition {p} cannot reach a write quorum: only {up} of 3 replicas {verb} up)"
+                    "Internal server error (partition {p} cannot reach a quorum: only {up} of 3 replicas {verb} up)"
                 )
             }
             Unavailable::NoLiveReplica => {
@@ -336,11 +337,7 @@ pub struct QuorumReplication;
 impl Replication for QuorumReplication {
     fn accept_write(&self, group: &Group) -> Result<(), Unavailable> {
         let Some(leader) = group.leader else {
-            return Err(if group.live() < 2 {
-                Unavailable::NoQuorum
-            } else {
-                Unavailable::Electing
-            });
+            return Err(leaderless(group));
         };
         let follower_up = group.replicas.iter().any(|r| r.az != leader && r.up);
         if follower_up {
@@ -385,7 +382,7 @@ impl Replication for QuorumReplication {
         draw: &mut Draw<'_>,
     ) -> Result<Az, Unavailable> {
         if consistent {
-            return group.leader.ok_or(Unavailable::Electing);
+            return group.leader.ok_or_else(|| leaderless(group));
         }
         let mut live = [Az::A; 3];
         let mut n = 0;
@@ -409,6 +406,16 @@ impl Replication for QuorumReplication {
             n += 1;
         }
         draw.pick(&tied[..n])
+    }
+}
+
+/// Why a partition without a leader cannot serve a write or a strong read: an election is
+/// coming if a majority is up, else there is no quorum to hold one.
+fn leaderless(group: &Group) -> Unavailable {
+    if group.live() >= 2 {
+        Unavailable::Electing
+    } else {
+        Unavailable::NoQuorum
     }
 }
 
