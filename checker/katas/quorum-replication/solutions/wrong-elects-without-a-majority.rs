@@ -84,7 +84,12 @@ impl Replication for Quorum {
     }
 
     fn elect(&self, group: &Group, draw: &mut Draw<'_>) -> Option<Az> {
-        let best = group.replicas.iter().filter(|r| r.up).map(|r| r.applied).max()?;
+        let best = group
+            .replicas
+            .iter()
+            .filter(|r| r.up)
+            .map(|r| r.applied)
+            .max()?;
         let tied: Vec<Az> = group
             .replicas
             .iter()

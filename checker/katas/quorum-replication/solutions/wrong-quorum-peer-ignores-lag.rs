@@ -80,7 +80,12 @@ impl Replication for Quorum {
         if group.live() < QUORUM {
             return None;
         }
-        let best = group.replicas.iter().filter(|r| r.up).map(|r| r.applied).max()?;
+        let best = group
+            .replicas
+            .iter()
+            .filter(|r| r.up)
+            .map(|r| r.applied)
+            .max()?;
         let tied: Vec<Az> = group
             .replicas
             .iter()
