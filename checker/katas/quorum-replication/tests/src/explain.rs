@@ -223,7 +223,7 @@ pub fn difference(
     } else {
         let headline = if o.effect() == y.effect() {
             format!(
-                "At {at}, {} Both answer {}, but yours drew {} number{} where DynamoDB draws {}.",
+                "At {at}, {} Both say: {} — but yours drew {} number{} where DynamoDB draws {}.",
                 subject(o, logged),
                 answer_text(o),
                 y.picks,
