@@ -478,8 +478,8 @@ fn replicate_cause(
     if !skipped.is_empty() {
         return format!(
             "{} is up, but your plan never sends it the write. The third replica is not part of \
-             the quorum, but it must still get every write — asynchronously (Later) — or it \
-             falls behind for good.",
+             the quorum, but it must still get every write, asynchronously, or it falls behind \
+             for good.",
             names(&skipped)
         );
     }
