@@ -62,6 +62,7 @@ pub fn dispatch(args: Args) -> Result<i32> {
             cx.check.seed = seed;
             cx.check.only_tests = tests;
             cx.check.save_view = true;
+            cx.check.replay = crate::runner::replay_wanted();
             run(&mut cx, kata.as_deref(), json)
         }
         Some(Command::Hint { kata }) => hint(&mut cx, kata.as_deref()),
@@ -283,6 +284,7 @@ fn watch(cx: Context, manual: bool, edit_cmd: Option<String>) -> Result<i32> {
     }
     let mut opts = cx.check.clone();
     opts.save_view = true;
+    opts.replay = crate::runner::replay_wanted();
     let mut app = crate::watch::App::new(cx.root, cx.manifest, cx.state, manual);
     app.edit_cmd = edit_cmd
         .or_else(|| std::env::var("KATAS_EDIT_CMD").ok())
@@ -355,16 +357,29 @@ pub fn check_and_record(cx: &mut Context, kata: &Kata) -> Result<CheckResult> {
 
 fn run(cx: &mut Context, name: Option<&str>, json: bool) -> Result<i32> {
     let kata = cx.kata_or_current(name)?.clone();
-    let result = check_and_record(cx, &kata)?;
+    let root = cx.root.clone();
+    // What the sources are (the untouched starter? files grading will not see? — a `git
+    // status`, 40–110 ms on a loaded machine) is read while the check builds, not after it:
+    // it is about the same files, and the verdict should not wait for it.
+    let (result, (untouched_starter, unseen)) = std::thread::scope(|s| {
+        let sources = s.spawn(|| {
+            (
+                crate::sources::is_untouched_starter(&root, &kata),
+                crate::sources::unseen_by_grading(&root, &kata),
+            )
+        });
+        let result = check_and_record(cx, &kata);
+        (result, sources.join().unwrap_or_default())
+    });
+    let result = result?;
     if json {
         println!("{}", serde_json::to_string_pretty(&result)?);
     } else {
         println!("{} — {}\n", kata.name.bold(), kata.title);
-        let unseen = crate::sources::unseen_by_grading(&cx.root, &kata);
         let ask = format!("`cargo katas hint {}`", kata.name);
         let shown = report::Shown {
             test_hints: cx.state.state.test_hints_seen.get(&kata.name),
-            untouched_starter: crate::sources::is_untouched_starter(&cx.root, &kata),
+            untouched_starter,
             ask: &ask,
             unseen_by_grading: &unseen,
             cols: terminal_cols(),
@@ -381,7 +396,11 @@ fn run(cx: &mut Context, name: Option<&str>, json: bool) -> Result<i32> {
                 )
                 .dimmed()
             );
-        } else if runner::view_file(&cx.root, &kata, &cx.check).is_file() {
+        } else if !result.tests.is_empty()
+            && runner::view_file(&cx.root, &kata, &cx.check).is_file()
+        {
+            // Only after tests ran: a compile error has no run to look inside, and the file
+            // left from an earlier failing run is not this one.
             println!("\n{}", see_inside(&kata.name).dimmed());
         }
     }

@@ -237,3 +237,67 @@ fn two_checkouts_sharing_a_target_dir_are_each_judged_by_their_own_source() {
         .collect();
     assert_eq!(per_checkout.len(), 2, "one folder per checkout");
 }
+
+/// The learner's checks replay the compiler after a save that touched only their sources, and
+/// go through cargo for anything else; either way the verdict is the new code's.
+#[test]
+fn a_save_replays_the_compiler_and_anything_else_goes_through_cargo() {
+    let root = common::fresh_fixture("replay");
+    let manifest = Manifest::load(&root).unwrap();
+    let k = manifest.kata("shard-key").unwrap();
+    let opts = CheckOptions {
+        target_dir: Some(common::fixture_target()),
+        replay: true,
+        ..CheckOptions::default()
+    };
+    let lib = root.join("exercises/shard-key/src/lib.rs");
+    let solutions = root.join("checker/katas/shard-key/solutions");
+    let check = || runner::check(&root, k, &opts, &mut |_| {}).unwrap();
+    let put = |solution: &str, extra: &str| {
+        let text = std::fs::read_to_string(solutions.join(solution)).unwrap();
+        std::fs::write(&lib, format!("{text}\n{extra}\n")).unwrap();
+    };
+
+    put("reference.rs", "");
+    let first = check();
+    assert_eq!(first.verdict, Verdict::Passed, "{first:#?}");
+    assert!(!first.replayed, "no recipe yet: cargo builds");
+
+    put("wrong-off-by-one.rs", "");
+    let wrong = check();
+    assert!(wrong.replayed, "only the learner's source changed");
+    assert_eq!(
+        wrong.verdict,
+        Verdict::Failed,
+        "the replayed binary runs the new code"
+    );
+    assert_eq!(wrong.score(), (1, 4));
+
+    put("reference.rs", "fn broken() -> u32 { \"not a number\" }");
+    let broken = check();
+    assert!(broken.replayed);
+    match &broken.verdict {
+        Verdict::CompileError { errors } => {
+            assert!(errors[0].in_kata, "{errors:#?}");
+            assert!(
+                errors[0].message.contains("mismatched types"),
+                "{errors:#?}"
+            );
+        }
+        other => panic!("expected a compile error, got {other:?}"),
+    }
+
+    // A change outside the learner's sources (here the hidden tests' manifest folder) is
+    // cargo's to judge, and the next save replays again.
+    put("reference.rs", "");
+    let hidden = root.join("checker/katas/shard-key/tests/src/lib.rs");
+    let text = std::fs::read_to_string(&hidden).unwrap();
+    std::fs::write(&hidden, format!("{text}\n// an instructor's edit\n")).unwrap();
+    let after_hidden = check();
+    assert!(!after_hidden.replayed, "hidden tests changed: cargo builds");
+    assert_eq!(after_hidden.verdict, Verdict::Passed, "{after_hidden:#?}");
+    put("reference.rs", "pub const SAVED_AGAIN: u32 = 1;");
+    let again = check();
+    assert!(again.replayed);
+    assert_eq!(again.verdict, Verdict::Passed, "{again:#?}");
+}

@@ -95,6 +95,31 @@ impl Client {
     pub fn transact_get_items(&self) -> TransactGetItemsFluentBuilder {
         TransactGetItemsFluentBuilder::new(self.clone())
     }
+    /// One PartiQL statement ([`crate::ops::execute_statement`]).
+    pub fn execute_statement(
+        &self,
+    ) -> crate::operation::execute_statement::builders::ExecuteStatementFluentBuilder {
+        crate::operation::execute_statement::builders::ExecuteStatementFluentBuilder::new(
+            self.clone(),
+        )
+    }
+    /// Up to 25 PartiQL statements, each on its own ([`crate::ops::batch_execute_statement`]).
+    pub fn batch_execute_statement(
+        &self,
+    ) -> crate::operation::batch_execute_statement::builders::BatchExecuteStatementFluentBuilder
+    {
+        crate::operation::batch_execute_statement::builders::BatchExecuteStatementFluentBuilder::new(
+            self.clone(),
+        )
+    }
+    /// Up to 100 PartiQL statements, all or nothing ([`crate::ops::execute_transaction`]).
+    pub fn execute_transaction(
+        &self,
+    ) -> crate::operation::execute_transaction::builders::ExecuteTransactionFluentBuilder {
+        crate::operation::execute_transaction::builders::ExecuteTransactionFluentBuilder::new(
+            self.clone(),
+        )
+    }
     pub fn update_table(&self) -> UpdateTableFluentBuilder {
         UpdateTableFluentBuilder::new(self.clone())
     }

@@ -35,12 +35,15 @@ macro_rules! operation {
     };
 }
 
+operation!(batch_execute_statement => batch_execute_statement { BatchExecuteStatementInput, BatchExecuteStatementOutput } BatchExecuteStatementFluentBuilder, BatchExecuteStatementError);
 operation!(batch_get_item => batch_get_item { BatchGetItemInput, BatchGetItemOutput } BatchGetItemFluentBuilder, BatchGetItemError);
 operation!(batch_write_item => batch_write_item { BatchWriteItemInput, BatchWriteItemOutput } BatchWriteItemFluentBuilder, BatchWriteItemError);
 operation!(create_table => create_table { CreateTableInput, CreateTableOutput } CreateTableFluentBuilder, CreateTableError);
 operation!(delete_item => delete_item { DeleteItemInput, DeleteItemOutput } DeleteItemFluentBuilder, DeleteItemError);
 operation!(delete_table => delete_table { DeleteTableInput, DeleteTableOutput } DeleteTableFluentBuilder, DeleteTableError);
 operation!(describe_table => describe_table { DescribeTableInput, DescribeTableOutput } DescribeTableFluentBuilder, DescribeTableError);
+operation!(execute_statement => execute_statement { ExecuteStatementInput, ExecuteStatementOutput } ExecuteStatementFluentBuilder, ExecuteStatementError);
+operation!(execute_transaction => execute_transaction { ExecuteTransactionInput, ExecuteTransactionOutput } ExecuteTransactionFluentBuilder, ExecuteTransactionError);
 operation!(get_item => get_item { GetItemInput, GetItemOutput } GetItemFluentBuilder, GetItemError);
 /// `operation::list_tables`, with its paginator.
 pub mod list_tables {

@@ -24,15 +24,27 @@ fn arn(c: &Client, table: &str) -> String {
         .unwrap()
 }
 
+/// Every tag of the table, following the pages as SDK code must.
 fn listed(c: &Client, arn: &str) -> Vec<(String, String)> {
-    c.list_tags_of_resource()
-        .resource_arn(arn)
-        .send()
-        .unwrap()
-        .tags()
-        .iter()
-        .map(|t| (t.key().to_string(), t.value().to_string()))
-        .collect()
+    let mut all = Vec::new();
+    let mut token = None;
+    loop {
+        let page = c
+            .list_tags_of_resource()
+            .resource_arn(arn)
+            .set_next_token(token)
+            .send()
+            .unwrap();
+        all.extend(
+            page.tags()
+                .iter()
+                .map(|t| (t.key().to_string(), t.value().to_string())),
+        );
+        token = page.next_token().map(str::to_string);
+        if token.is_none() {
+            return all;
+        }
+    }
 }
 
 fn pairs(v: &[(&str, &str)]) -> Vec<(String, String)> {
@@ -189,4 +201,35 @@ fn a_deleted_table_takes_its_tags_with_it() {
     w.advance(std::time::Duration::from_secs(60));
     create_app(&c);
     assert!(listed(&c, &arn).is_empty());
+}
+
+#[test]
+fn list_tags_of_resource_pages_with_next_token() {
+    let (_w, c) = app();
+    let arn = arn(&c, "app");
+    let mut req = c.tag_resource().resource_arn(&arn);
+    for i in 0..25 {
+        req = req.tags(tag(&format!("k{i:02}"), "v"));
+    }
+    req.send().unwrap();
+    let first = c.list_tags_of_resource().resource_arn(&arn).send().unwrap();
+    assert_eq!(first.tags().len(), 10);
+    assert_eq!(first.next_token(), Some("k09"));
+    let second = c
+        .list_tags_of_resource()
+        .resource_arn(&arn)
+        .next_token("k09")
+        .send()
+        .unwrap();
+    assert_eq!(second.tags()[0].key(), "k10");
+    let all = listed(&c, &arn);
+    assert_eq!(all.len(), 25);
+    assert_eq!(all.last().map(|(k, _)| k.as_str()), Some("k24"));
+    let last = c
+        .list_tags_of_resource()
+        .resource_arn(&arn)
+        .next_token("k19")
+        .send()
+        .unwrap();
+    assert_eq!((last.tags().len(), last.next_token()), (5, None));
 }

@@ -28,9 +28,10 @@
 //!
 //! Left out on purpose: request signatures are not checked (any credentials work, as the
 //! issue asks), TLS, and the
-//! operations the engine does not have (PartiQL, on-demand backups and restores, the global
-//! tables API, imports and exports) — they answer `UnknownOperationException`. Tags,
-//! point-in-time recovery settings, DescribeEndpoints and DescribeLimits are served.
+//! operations the engine does not have (on-demand backups and restores, the global tables
+//! API, imports and exports) — they answer `UnknownOperationException`. Tags, point-in-time
+//! recovery settings, DescribeEndpoints, DescribeLimits and PartiQL (ExecuteStatement,
+//! BatchExecuteStatement, ExecuteTransaction) are served.
 
 pub mod clock;
 pub mod crc32;

@@ -2,7 +2,8 @@
 //! with conditions, Query pagination, a cancelled transaction, BatchWriteItem's unprocessed
 //! items, a GSI catching up, the streams client, throttling through boto3's retries, the
 //! legacy parameters and tags as boto3 sends them, point-in-time recovery, SSE,
-//! DescribeEndpoints and DescribeLimits).
+//! DescribeEndpoints and DescribeLimits, and PartiQL: statements with parameters, paging with
+//! NextToken, DuplicateItemException, a batch and transactions).
 //!
 //! Outside the default `cargo test` (it needs Python with boto3, and takes seconds of wall
 //! time on the real clock):

@@ -1,5 +1,5 @@
 //! The rest of DynamoDB's API over a real socket: the legacy parameters as an SDK sends
-//! them (issue 19), tags, and the small operations tools call.
+//! them (issue 19), tags, PartiQL, and the small operations tools call.
 
 mod common;
 
@@ -255,5 +255,105 @@ fn backups_encryption_endpoints_and_limits_answer_as_dynamodb_does() {
         limits,
         json!({"AccountMaxReadCapacityUnits": 80000, "AccountMaxWriteCapacityUnits": 80000,
                "TableMaxReadCapacityUnits": 40000, "TableMaxWriteCapacityUnits": 40000})
+    );
+}
+
+#[test]
+fn partiql_runs_over_the_wire_with_its_pages_and_errors() {
+    let mut conn = session();
+    for sk in ["1", "2", "3"] {
+        ok(
+            &mut conn,
+            "ExecuteStatement",
+            json!({"Statement": "INSERT INTO \"app\" VALUE {'PK': ?, 'SK': ?, 'n': 1}",
+                   "Parameters": [{"S": "p"}, {"S": sk}]}),
+        );
+    }
+    let (name, message) = refused(
+        &mut conn,
+        "ExecuteStatement",
+        json!({"Statement": "INSERT INTO \"app\" VALUE {'PK': 'p', 'SK': '1'}"}),
+    );
+    assert_eq!(
+        (name.as_str(), message.as_str()),
+        (
+            "DuplicateItemException",
+            "Duplicate primary key exists in table"
+        )
+    );
+    let first = ok(
+        &mut conn,
+        "ExecuteStatement",
+        json!({"Statement": "SELECT SK FROM \"app\" WHERE PK = 'p'", "Limit": 2,
+               "ConsistentRead": true, "ReturnConsumedCapacity": "TOTAL"}),
+    );
+    assert_eq!(
+        first["Items"],
+        json!([{"SK": {"S": "1"}}, {"SK": {"S": "2"}}])
+    );
+    assert_eq!(
+        first["LastEvaluatedKey"],
+        json!({"PK": {"S": "p"}, "SK": {"S": "2"}})
+    );
+    assert_eq!(first["ConsumedCapacity"]["CapacityUnits"], json!(1.0));
+    let token = first["NextToken"]
+        .as_str()
+        .expect("a second page")
+        .to_string();
+    let second = ok(
+        &mut conn,
+        "ExecuteStatement",
+        json!({"Statement": "SELECT SK FROM \"app\" WHERE PK = 'p'", "NextToken": token,
+               "ConsistentRead": true}),
+    );
+    assert_eq!(second["Items"], json!([{"SK": {"S": "3"}}]));
+    assert!(second.get("NextToken").is_none());
+    let (name, message) = refused(
+        &mut conn,
+        "ExecuteStatement",
+        json!({"Statement": "SELEKT * FROM app"}),
+    );
+    assert_eq!(name, "ValidationException");
+    assert_eq!(
+        message,
+        "Statement wasn't well formed, can't be processed: Expected data manipulation"
+    );
+
+    let batch = ok(
+        &mut conn,
+        "BatchExecuteStatement",
+        json!({"Statements": [
+            {"Statement": "UPDATE app SET n = n + 1 WHERE PK = 'p' AND SK = '1'"},
+            {"Statement": "UPDATE app SET n = 5 WHERE PK = 'p' AND SK = '9'"},
+        ]}),
+    );
+    assert_eq!(batch["Responses"][0], json!({"TableName": "app"}));
+    assert_eq!(
+        batch["Responses"][1]["Error"],
+        json!({"Code": "ConditionalCheckFailed", "Message": "The conditional request failed"})
+    );
+
+    let (name, _) = refused(
+        &mut conn,
+        "ExecuteTransaction",
+        json!({"TransactStatements": [
+            {"Statement": "DELETE FROM app WHERE PK = 'p' AND SK = '2'"},
+            {"Statement": "INSERT INTO app VALUE {'PK': 'p', 'SK': '3'}"},
+        ]}),
+    );
+    assert_eq!(name, "TransactionCanceledException");
+    let read = ok(
+        &mut conn,
+        "ExecuteTransaction",
+        json!({"TransactStatements": [
+            {"Statement": "SELECT n FROM app WHERE PK = ? AND SK = ?",
+             "Parameters": [{"S": "p"}, {"S": "1"}]},
+            {"Statement": "SELECT n FROM app WHERE PK = 'p' AND SK = '2'"},
+        ]}),
+    );
+    assert_eq!(
+        read["Responses"],
+        json!([{"Item": {"n": {"N": "2"}}}, {"Item": {"n": {"N": "1"}}}]),
+        "the batch's update stood; the cancelled delete did not run"
     );
 }

@@ -102,7 +102,9 @@ fn errors_have_dynamodbs_types_and_messages() {
         "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException"
     );
     assert_eq!(missing.json()["message"], "Requested resource not found");
-    let unknown = conn.call(&ddb("ExecuteStatement"), "{}");
+    // Not an operation of DynamoDB's at all (no statement can be cancelled), so the engine
+    // will never offer it.
+    let unknown = conn.call(&ddb("CancelStatement"), "{}");
     assert_eq!(unknown.error_name(), "UnknownOperationException");
     let no_target = conn.raw(&api_request("", b"{}")).unwrap();
     assert_eq!(no_target.error_name(), "UnknownOperationException");

@@ -11,7 +11,7 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{CheckOptions, Progress, Verdict};
+use super::{replay, CheckOptions, Progress, Verdict};
 use crate::manifest::Kata;
 
 /// Cargo's stderr kept for a build failure that is not a compiler error.
@@ -43,6 +43,8 @@ pub(super) struct Built {
     pub outcome: Outcome,
     pub warnings: Vec<Diagnostic>,
     pub time: Duration,
+    /// Built by replaying the last build's compiler commands, not by cargo.
+    pub replayed: bool,
 }
 
 /// The cargo that runs us (`cargo katas` sets `CARGO`), else the one on `PATH`.
@@ -57,6 +59,39 @@ pub(super) fn build(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Built> {
     let started = Instant::now();
+    // Replay the compiler commands of the last build when only the learner's sources changed
+    // (see `replay`): the learner's own tree, cargo unwrapped, no build limits.
+    let replaying = opts.replay && opts.build_wrapper.is_empty() && opts.build_timeout.is_none();
+    let target = target_dir(root, opts);
+    let inputs_before = replay::inputs(&target, root, kata);
+    let stamp = replaying.then(|| replay::stamp(root, &target, inputs_before.as_deref()));
+    if let Some(stamp) = stamp {
+        progress(Progress::Compiling {
+            line: format!("Compiling {} (your crate and the test binary)", kata.name),
+            done: 0,
+        });
+        match replay::replay(&target, root, kata, stamp) {
+            Some(replay::Replayed::Exe { exe, warnings }) => {
+                trace_build(kata, "replayed", started);
+                return Ok(Built {
+                    outcome: Outcome::Exe(exe),
+                    warnings,
+                    time: started.elapsed(),
+                    replayed: true,
+                });
+            }
+            Some(replay::Replayed::CompileError { errors, warnings }) => {
+                trace_build(kata, "replayed", started);
+                return Ok(Built {
+                    outcome: Outcome::Failed(Verdict::CompileError { errors }),
+                    warnings,
+                    time: started.elapsed(),
+                    replayed: true,
+                });
+            }
+            None => {}
+        }
+    }
     let manifest = root.join(kata.glue()).join("Cargo.toml");
     let mut cmd = match opts.build_wrapper.split_first() {
         Some((program, args)) => {
@@ -70,6 +105,8 @@ pub(super) fn build(
     cmd.current_dir(root)
         .args(["build", "--bins", "--color", "never"])
         .arg("--message-format=json-diagnostic-rendered-ansi")
+        // `-vv` prints each compiler command with its environment: the replay's recipe.
+        .args(if replaying { &["-vv"][..] } else { &[] })
         .arg("--manifest-path")
         .arg(&manifest)
         .stdin(Stdio::null())
@@ -109,10 +146,20 @@ pub(super) fn build(
     let mut exe = None;
     let mut done = 0usize;
     let mut stderr_lines: Vec<String> = Vec::new();
+    let mut steps = Vec::new();
+    let mut packages = Vec::new();
     let mut forward = |rx: &mpsc::Receiver<String>, done: usize, lines: &mut Vec<String>| {
         while let Ok(line) = rx.try_recv() {
             let trimmed = line.trim().to_string();
-            if trimmed.starts_with("Compiling") {
+            if replaying {
+                packages.extend(replay::package_dir(&trimmed));
+            }
+            let verbose_only = ["Running `", "Fresh ", "Dirty ", "["];
+            if replaying && verbose_only.iter().any(|p| trimmed.starts_with(p)) {
+                // `-vv`'s extra lines (commands, freshness, build scripts' output), not what
+                // a failed build's detail should show; the commands are the replay's recipe.
+                steps.extend(replay::parse_running(&trimmed));
+            } else if trimmed.starts_with("Compiling") {
                 progress(Progress::Compiling {
                     line: trimmed,
                     done,
@@ -156,6 +203,10 @@ pub(super) fn build(
     let _ = stderr_reader.join();
     forward(&rx, done, &mut stderr_lines);
     let time = started.elapsed();
+    trace_build(kata, "cargo", started);
+    if replaying && !status.success() {
+        replay::forget(&target, root, kata);
+    }
 
     let outcome = if timed_out {
         Outcome::Failed(Verdict::BuildFailed {
@@ -171,6 +222,13 @@ pub(super) fn build(
         errors.sort_by_key(|d| !d.in_kata);
         Outcome::Failed(Verdict::CompileError { errors })
     } else if let (true, Some(exe)) = (status.success(), exe) {
+        if let Some(stamp) = stamp {
+            let seen = replay::Seen {
+                steps: replay::steps_for(root, kata, &steps),
+                inputs: packages,
+            };
+            replay::record(&target, root, kata, (stamp, inputs_before), seen);
+        }
         Outcome::Exe(exe)
     } else {
         let mut detail = stderr_lines.join("\n");
@@ -184,7 +242,17 @@ pub(super) fn build(
         outcome,
         warnings,
         time,
+        replayed: false,
     })
+}
+
+/// A build's line in the trace file (`KATAS_TRACE`): how it was built and how long it took.
+fn trace_build(kata: &Kata, how: &str, started: Instant) {
+    crate::watch::trace(&format!(
+        "build {{now}} {} {how} {:.0} ms",
+        kata.name,
+        started.elapsed().as_secs_f64() * 1e3
+    ));
 }
 
 /// The target directory a check of the checkout at `root` builds in: the options' choice,
@@ -286,7 +354,7 @@ fn cargo_metadata_target_dir(root: &Path) -> Option<PathBuf> {
 
 /// FNV-1a, 64 bits: a name for a checkout's folder that is the same in every run (std's hasher
 /// may change between Rust releases).
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub(super) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
     })
@@ -311,7 +379,7 @@ fn watch_build(
     (tx, handle)
 }
 
-fn same_file(a: &Path, b: &Path) -> bool {
+pub(super) fn same_file(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => a == b,
@@ -319,7 +387,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 /// Reads rustc's JSON diagnostic; drops the "aborting due to …" summaries.
-fn diagnostic(msg: &Value, kata_folder: &Path) -> Option<Diagnostic> {
+pub(super) fn diagnostic(msg: &Value, kata_folder: &Path) -> Option<Diagnostic> {
     let level = msg["level"].as_str()?.to_string();
     let message = msg["message"].as_str()?.to_string();
     if message.starts_with("aborting due to") || message.ends_with("warnings emitted") {

@@ -23,6 +23,7 @@
 
 mod build;
 mod exec;
+mod replay;
 pub mod scratch;
 
 use std::path::{Path, PathBuf};
@@ -66,6 +67,10 @@ pub struct CheckOptions {
     /// Save the first failing test's world for `cargo katas view` ([`view_file`]): watch mode
     /// and `katas run` do; graders and `dev check` do not.
     pub save_view: bool,
+    /// Rebuild with the compiler commands of the last build when only the learner's sources
+    /// changed, without cargo (the `replay` module): watch mode and `katas run` do, in the
+    /// learner's own tree; graders and `dev check` (scratch workspaces, build limits) do not.
+    pub replay: bool,
 }
 
 impl Default for CheckOptions {
@@ -81,6 +86,7 @@ impl Default for CheckOptions {
             build_timeout: None,
             build_wrapper: Vec::new(),
             save_view: false,
+            replay: false,
         }
     }
 }
@@ -200,6 +206,9 @@ pub struct CheckResult {
     pub build_time: Duration,
     /// Wall time of the test run.
     pub run_time: Duration,
+    /// Whether the build replayed the last build's compiler commands instead of running cargo
+    /// (see [`CheckOptions::replay`]).
+    pub replayed: bool,
 }
 
 impl CheckResult {
@@ -239,6 +248,15 @@ pub enum Progress {
     /// The build is done; the tests run.
     Running,
 }
+
+/// Whether the learner's checks may replay the compiler (the `replay` module):
+/// `KATAS_NO_REPLAY` set (to anything) makes every check run cargo.
+pub fn replay_wanted() -> bool {
+    std::env::var_os(NO_REPLAY_ENV).is_none()
+}
+
+/// The environment variable that turns the compiler replay off.
+pub const NO_REPLAY_ENV: &str = "KATAS_NO_REPLAY";
 
 /// Where a failing run of `kata` saves its world for `cargo katas view`:
 /// `<target dir>/katas-view/<kata>.json` (the test kit writes it: `katas_testkit::view`).
@@ -320,6 +338,7 @@ pub fn check_gated(
             warnings: Vec::new(),
             build_time: Duration::ZERO,
             run_time: Duration::ZERO,
+            replayed: false,
         });
     }
     let built = build::build(root, kata, opts, progress)?;
@@ -351,6 +370,7 @@ pub fn check_gated(
                 warnings: built.warnings,
                 build_time: built.time,
                 run_time: Duration::ZERO,
+                replayed: built.replayed,
             })
         }
     };
@@ -377,5 +397,6 @@ pub fn check_gated(
         warnings: built.warnings,
         build_time: built.time,
         run_time: run.time,
+        replayed: built.replayed,
     })
 }

@@ -442,7 +442,12 @@ impl App {
                     crate::state::Revealed::NoMore => {
                         self.message = Some(texts::NO_MORE_HINTS.into());
                     }
-                    _ => self.save_state(),
+                    _ => {
+                        self.save_state();
+                        // The hint is the body's last lines: scroll them into view, or a tall
+                        // verdict hides what the key just did below the fold.
+                        return self.scroll_by(isize::MAX);
+                    }
                 }
                 Vec::new()
             }
@@ -618,11 +623,18 @@ pub fn event_loop(app: &mut App, events: &Receiver<Event>, ports: &mut dyn Ports
 }
 
 /// Environment variable naming a file to which watch mode appends one line per verdict drawn
-/// (`verdict <unix time, ns> <kata> <passed>`): `checker/bench/edit-to-verdict.sh` measures
+/// (`verdict <unix time, ns> <kata> <passed>`), and every check one line per build (`build
+/// <unix time, ns> <kata> replayed|cargo <ms>`): `checker/bench/edit-to-verdict.sh` measures
 /// save to verdict on screen with it.
 pub const TRACE_ENV: &str = "KATAS_TRACE";
 
 fn trace_verdict(kata: &str, passed: bool) {
+    trace(&format!("verdict {{now}} {kata} {passed}"));
+}
+
+/// Appends `line` to the trace file, if [`TRACE_ENV`] names one; `{now}` in it becomes the
+/// wall-clock time in nanoseconds since the Unix epoch.
+pub fn trace(line: &str) {
     use std::io::Write as _;
     let Some(path) = std::env::var_os(TRACE_ENV) else {
         return;
@@ -636,7 +648,7 @@ fn trace_verdict(kata: &str, passed: bool) {
         .append(true)
         .open(path)
     {
-        let _ = writeln!(f, "verdict {now} {kata} {passed}");
+        let _ = writeln!(f, "{}", line.replace("{now}", &now.to_string()));
     }
 }
 

@@ -276,12 +276,25 @@ fn spawn_worker(
         for job in jobs {
             match job {
                 Job::Check(name) => {
-                    let result = check_one(&root, &manifest, &name, &opts, &tx, "");
-                    if let Ok(k) = manifest.kata(&name) {
+                    // The sources' status (a `git status`) is read while the check builds,
+                    // so the verdict does not wait for it (see `commands::run`).
+                    let (result, sources) = std::thread::scope(|s| {
+                        let sources = s.spawn(|| {
+                            manifest.kata(&name).ok().map(|k| {
+                                (
+                                    crate::sources::is_untouched_starter(&root, k),
+                                    crate::sources::unseen_by_grading(&root, k),
+                                )
+                            })
+                        });
+                        let result = check_one(&root, &manifest, &name, &opts, &tx, "");
+                        (result, sources.join().ok().flatten())
+                    });
+                    if let Some((untouched_starter, unseen_by_grading)) = sources {
                         let _ = tx.send(Event::Sources {
                             kata: name.clone(),
-                            untouched_starter: crate::sources::is_untouched_starter(&root, k),
-                            unseen_by_grading: crate::sources::unseen_by_grading(&root, k),
+                            untouched_starter,
+                            unseen_by_grading,
                         });
                     }
                     if tx.send(Event::CheckDone(name, result)).is_err() {

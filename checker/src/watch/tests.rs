@@ -115,6 +115,7 @@ fn result(kata: &str, passed: bool) -> Result<CheckResult, String> {
         warnings: Vec::new(),
         build_time: Duration::ZERO,
         run_time: Duration::ZERO,
+        replayed: false,
     })
 }
 
@@ -603,6 +604,20 @@ fn scrolling_shows_the_rest_and_stops_at_the_end() {
     a.handle(save(&a, "alpha"));
     a.handle(Event::CheckDone("alpha".into(), tall_result("alpha")));
     assert_eq!(a.scroll, 0);
+}
+
+#[test]
+fn a_hint_asked_under_a_tall_verdict_is_scrolled_into_view() {
+    let mut a = failing_at("hint-tall", (110, 38));
+    assert!(!rows(&a, 110, 38).iter().any(|l| l.contains("hint 1/")));
+    a.handle(Event::Key(Key::Char('h')));
+    let screen = rows(&a, 110, 38);
+    assert!(
+        screen.iter().any(|l| l.contains("hint 1/")),
+        "the hint just asked for is on screen: {screen:#?}"
+    );
+    assert!(screen[0].starts_with("DynamoDB Katas"), "{screen:#?}");
+    assert!(screen.last().unwrap().contains("q quit"), "{screen:#?}");
 }
 
 #[test]

@@ -47,7 +47,7 @@ pub use service::Error;
 /// The exception shapes, as `aws_sdk_dynamodb::types::error`.
 pub mod exceptions {
     pub use super::service::{
-        ConditionalCheckFailedException, ExpiredIteratorException,
+        ConditionalCheckFailedException, DuplicateItemException, ExpiredIteratorException,
         IdempotentParameterMismatchException, InternalServerError, InvalidEndpointException,
         ItemCollectionSizeLimitExceededException, LimitExceededException,
         ProvisionedThroughputExceededException, ReplicatedWriteConflictException,
@@ -61,7 +61,8 @@ pub mod exceptions {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancellationReason {
     /// `None`, `ConditionalCheckFailed`, `TransactionConflict`, `ValidationError`,
-    /// `ProvisionedThroughputExceeded`, `ThrottlingError`, `ItemCollectionSizeLimitExceeded`.
+    /// `ProvisionedThroughputExceeded`, `ThrottlingError`, `ItemCollectionSizeLimitExceeded`,
+    /// and `DuplicateItem` for a PartiQL `INSERT` of a key that exists (ExecuteTransaction).
     /// Always set by the engine; an `Option` as in the SDK.
     pub code: Option<String>,
     /// Absent for `None`.
@@ -97,6 +98,10 @@ pub enum Exception {
     ConditionalCheckFailed { message: String, item: Option<Item> },
     /// The table (or index, or stream) does not exist, or is not ACTIVE. Not retryable.
     ResourceNotFound { message: String },
+    /// A PartiQL `INSERT` named a key that an item already has (an `INSERT` never
+    /// overwrites; `UPDATE` changes an item). Nothing was written. Retrying the same
+    /// statement fails the same way while the item exists.
+    DuplicateItem { message: String },
     /// The table already exists, or is being created or deleted. Not retryable as is.
     ResourceInUse { message: String },
     /// A provisioned table, index or partition ran out of capacity this second. Nothing was
@@ -161,6 +166,7 @@ impl Exception {
             Exception::Validation { .. } => "ValidationException",
             Exception::ConditionalCheckFailed { .. } => "ConditionalCheckFailedException",
             Exception::ResourceNotFound { .. } => "ResourceNotFoundException",
+            Exception::DuplicateItem { .. } => "DuplicateItemException",
             Exception::ResourceInUse { .. } => "ResourceInUseException",
             Exception::ProvisionedThroughputExceeded { .. } => {
                 "ProvisionedThroughputExceededException"
@@ -189,6 +195,7 @@ impl Exception {
             Exception::Validation { message }
             | Exception::ConditionalCheckFailed { message, .. }
             | Exception::ResourceNotFound { message }
+            | Exception::DuplicateItem { message }
             | Exception::ResourceInUse { message }
             | Exception::ProvisionedThroughputExceeded { message }
             | Exception::Throttling { message }

@@ -190,6 +190,43 @@ operation_error!(
 });
 
 operation_error!(
+    /// The errors of ExecuteStatement (`aws_sdk_dynamodb::operation::execute_statement::ExecuteStatementError`).
+    ExecuteStatementError {
+    ConditionalCheckFailedException / is_conditional_check_failed_exception,
+    DuplicateItemException / is_duplicate_item_exception,
+    InternalServerError / is_internal_server_error,
+    ItemCollectionSizeLimitExceededException / is_item_collection_size_limit_exceeded_exception,
+    ProvisionedThroughputExceededException / is_provisioned_throughput_exceeded_exception,
+    RequestLimitExceeded / is_request_limit_exceeded,
+    ResourceNotFoundException / is_resource_not_found_exception,
+    ThrottlingException / is_throttling_exception,
+    TransactionConflictException / is_transaction_conflict_exception
+});
+
+operation_error!(
+    /// The errors of BatchExecuteStatement (`aws_sdk_dynamodb::operation::batch_execute_statement::BatchExecuteStatementError`):
+    /// few, since each statement's own failure is an `Error` in its response, not an
+    /// exception of the call.
+    BatchExecuteStatementError {
+    InternalServerError / is_internal_server_error,
+    RequestLimitExceeded / is_request_limit_exceeded,
+    ThrottlingException / is_throttling_exception
+});
+
+operation_error!(
+    /// The errors of ExecuteTransaction (`aws_sdk_dynamodb::operation::execute_transaction::ExecuteTransactionError`).
+    ExecuteTransactionError {
+    IdempotentParameterMismatchException / is_idempotent_parameter_mismatch_exception,
+    InternalServerError / is_internal_server_error,
+    ProvisionedThroughputExceededException / is_provisioned_throughput_exceeded_exception,
+    RequestLimitExceeded / is_request_limit_exceeded,
+    ResourceNotFoundException / is_resource_not_found_exception,
+    ThrottlingException / is_throttling_exception,
+    TransactionCanceledException / is_transaction_canceled_exception,
+    TransactionInProgressException / is_transaction_in_progress_exception
+});
+
+operation_error!(
     /// The errors of GetItem (`aws_sdk_dynamodb::operation::get_item::GetItemError`).
     GetItemError {
     InternalServerError / is_internal_server_error,

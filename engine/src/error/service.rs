@@ -71,6 +71,10 @@ impl ConditionalCheckFailedException {
     }
 }
 exception!(
+    /// A PartiQL `INSERT` named a key an item already has; nothing was written.
+    DuplicateItemException {}
+);
+exception!(
     /// A stream shard iterator is older than 15 minutes (the streams API).
     ExpiredIteratorException {}
 );
@@ -157,6 +161,7 @@ exception!(
 #[non_exhaustive]
 pub enum Error {
     ConditionalCheckFailedException(ConditionalCheckFailedException),
+    DuplicateItemException(DuplicateItemException),
     ExpiredIteratorException(ExpiredIteratorException),
     TableNotFoundException(TableNotFoundException),
     IdempotentParameterMismatchException(IdempotentParameterMismatchException),
@@ -200,6 +205,7 @@ impl From<Exception> for Error {
                 shape!(ConditionalCheckFailedException, message, item: item)
             }
             Exception::ResourceNotFound { message } => shape!(ResourceNotFoundException, message),
+            Exception::DuplicateItem { message } => shape!(DuplicateItemException, message),
             Exception::ResourceInUse { message } => shape!(ResourceInUseException, message),
             Exception::ProvisionedThroughputExceeded { message } => {
                 shape!(ProvisionedThroughputExceededException, message)
@@ -245,6 +251,7 @@ macro_rules! each_variant {
     ($self:expr, $e:ident => $body:expr) => {
         match $self {
             Error::ConditionalCheckFailedException($e) => $body,
+            Error::DuplicateItemException($e) => $body,
             Error::ExpiredIteratorException($e) => $body,
             Error::TableNotFoundException($e) => $body,
             Error::IdempotentParameterMismatchException($e) => $body,

@@ -49,6 +49,14 @@
 //! `KeyConditions`, `QueryFilter`, …) are not a language: `crate::ops::legacy` turns them
 //! into the same trees the parsers here produce, so nothing downstream tells them apart.
 //!
+//! ## PartiQL
+//!
+//! PartiQL is a different language altogether (values inline, no placeholders, SQL's
+//! shape), with its own parser in `crate::ops::partiql`. It parses into the trees of this
+//! module — a `WHERE` into a [`CondNode`] tree, `SET`/`REMOVE` into [`UpdateAction`]s, a
+//! `SELECT` list into a [`Projection`] — so once parsed, a statement's condition is evaluated
+//! by the same code as a `ConditionExpression`.
+//!
 //! ## Limits
 //!
 //! Each expression is at most 4 KB; a placeholder key at most 255 bytes; `IN` takes at most
@@ -61,7 +69,6 @@
 //! - The exact choice of text in a syntax error's `near: "…"` (the service does not document
 //!   it; see `parser.rs`), and the order in which DynamoDB reports two different problems of one
 //!   expression (one fixed order is used, see `names::Problem`).
-//! - PartiQL, which is a different language altogether.
 
 mod ast;
 mod eval;
@@ -88,6 +95,7 @@ pub use ast::{
 /// The legacy `KeyConditions`, once turned into a condition tree, take the expression's path.
 pub(crate) use key_condition::from_condition as key_condition_from_tree;
 pub use key_condition::{KeyCondition, KeyConditionExpr, ScalarType, SortCondition};
+pub(crate) use paths::paths_clash;
 pub use projection::Projection;
 
 use names::Placeholders;
@@ -145,10 +153,7 @@ pub fn parse_request(input: &ExpressionInput) -> Result<ParsedExpressions> {
 
     let update = match input.update {
         Some(src) => Some(parse_one(src, ExprKind::Update, &mut ph, |p| {
-            let actions = parse_update::parse_update(p)?;
-            let targets =
-                Projection::from_paths(actions.iter().map(|a| a.path().clone()).collect());
-            Ok(UpdateExpr { actions, targets })
+            Ok(UpdateExpr::from_actions(parse_update::parse_update(p)?))
         })?),
         None => None,
     };
@@ -184,6 +189,14 @@ pub fn parse_request(input: &ExpressionInput) -> Result<ParsedExpressions> {
         update,
         projection,
     })
+}
+
+impl UpdateExpr {
+    /// An update of these actions (already checked: their paths do not clash).
+    pub(crate) fn from_actions(actions: Vec<UpdateAction>) -> UpdateExpr {
+        let targets = Projection::from_paths(actions.iter().map(|a| a.path().clone()).collect());
+        UpdateExpr { actions, targets }
+    }
 }
 
 fn parse_condition_kind(src: &str, kind: ExprKind, ph: &mut Placeholders) -> Result<Condition> {

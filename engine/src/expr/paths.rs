@@ -34,6 +34,13 @@ pub(crate) fn step<'v>(v: &'v AttributeValue, e: &PathElem) -> Option<&'v Attrib
 /// are equal) or conflict (the same prefix used once as a map and once as a list). Pairs are
 /// checked in the order written, so the message names the earlier path first.
 pub(crate) fn check_disjoint(p: &mut Parser, paths: &[&Path]) {
+    if let Some((kind, message)) = first_clash(paths) {
+        p.record(kind, || message);
+    }
+}
+
+/// The first pair of paths that overlap or conflict, with DynamoDB's message for it.
+fn first_clash(paths: &[&Path]) -> Option<(Problem, String)> {
     for (j, later) in paths.iter().enumerate() {
         for earlier in &paths[..j] {
             if let Some(kind) = relation(earlier, later) {
@@ -42,16 +49,23 @@ pub(crate) fn check_disjoint(p: &mut Parser, paths: &[&Path]) {
                 } else {
                     "conflict"
                 };
-                p.record(kind, || {
+                return Some((
+                    kind,
                     format!(
                         "Two document paths {verb} with each other; must remove or rewrite one of \
                          these paths; path one: {earlier}, path two: {later}"
-                    )
-                });
-                return;
+                    ),
+                ));
             }
         }
     }
+    None
+}
+
+/// The overlap rule for paths that came from elsewhere than an expression's text (a PartiQL
+/// `UPDATE`'s assignments): the message for the first clash, if any.
+pub(crate) fn paths_clash(paths: &[&Path]) -> Option<String> {
+    first_clash(paths).map(|(_, message)| message)
 }
 
 fn relation(a: &Path, b: &Path) -> Option<Problem> {

@@ -103,7 +103,8 @@ impl From<&Region> for Region {
 #[derive(Debug, Default)]
 pub(crate) struct RegionData {
     pub tables: Tables,
-    pub transaction_tokens: BTreeMap<String, (Vec<crate::types::TransactWriteItem>, u64)>,
+    pub transaction_tokens:
+        BTreeMap<String, (crate::ops::transact_write_items::TokenedRequest, u64)>,
 }
 
 /// The world's Regions: which one is in place, the others parked, their faults, and the

@@ -101,7 +101,7 @@ impl DeleteItemFluentBuilder {
 }
 
 pub(crate) fn execute(state: &mut State, input: &DeleteItemInput) -> Result<DeleteItemOutput> {
-    let name = require_table_name(&input.table_name)?;
+    require_table_name(&input.table_name)?;
     let exprs = ExpressionInput {
         condition: input.condition_expression.as_deref(),
         names: input.expression_attribute_names.as_ref(),
@@ -114,6 +114,16 @@ pub(crate) fn execute(state: &mut State, input: &DeleteItemInput) -> Result<Dele
         ..Default::default()
     };
     let parsed = super::legacy::parse(&legacy, &exprs)?;
+    run(state, input, &parsed)
+}
+
+/// Runs a DeleteItem whose condition is already parsed (PartiQL's `DELETE` comes here).
+pub(crate) fn run(
+    state: &mut State,
+    input: &DeleteItemInput,
+    parsed: &crate::expr::ParsedExpressions,
+) -> Result<DeleteItemOutput> {
+    let name = require_table_name(&input.table_name)?;
     match input.return_values {
         None | Some(ReturnValue::None) | Some(ReturnValue::AllOld) => {}
         Some(_) => {

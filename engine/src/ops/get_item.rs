@@ -141,6 +141,17 @@ pub(crate) fn execute(state: &mut State, input: &GetItemInput) -> Result<GetItem
         ..LegacyInput::default()
     };
     let parsed = super::legacy::parse(&legacy, &exprs)?;
+    run(state, name, input, &parsed)
+}
+
+/// Runs a GetItem whose projection is already parsed (a PartiQL batch's `SELECT` by full
+/// key comes here too).
+pub(crate) fn run(
+    state: &mut State,
+    name: &str,
+    input: &GetItemInput,
+    parsed: &crate::expr::ParsedExpressions,
+) -> Result<GetItemOutput> {
     let key = input.key.as_ref().ok_or_else(|| {
         Exception::validation("The parameter 'Key' is required but was not present in the request")
     })?;

@@ -6,10 +6,17 @@
 //! validate everything first, then take effect. Nothing is written until every check has
 //! passed, so a rejected request leaves the world exactly as it was.
 //!
+//! The operations whose requests carry expressions have two entry points: `execute` parses
+//! the expression strings (or the legacy parameters, `legacy`) and hands the parsed form
+//! to `run`, which does the rest. PartiQL's statements (`partiql`) enter at `run`, with
+//! the parsed form their translation built, so a statement cannot read, cost or log
+//! anything the operation itself would not.
+//!
 //! This file holds what the operations share: finding the table, validating an item for a
 //! write, admitting a write, shaping errors. Committing a write, and everything a write
 //! sets off, is the write path's ([`crate::write`]), reached through `State::commit_write`.
 
+pub mod batch_execute_statement;
 pub mod batch_get_item;
 pub mod batch_write_item;
 pub mod continuous_backups;
@@ -19,6 +26,8 @@ pub mod delete_table;
 pub mod describe_endpoints;
 pub mod describe_limits;
 pub mod describe_table;
+pub mod execute_statement;
+pub mod execute_transaction;
 pub mod get_item;
 pub mod list_tables;
 pub mod paginate;
@@ -35,6 +44,7 @@ pub mod update_time_to_live;
 
 mod builder;
 pub(crate) mod legacy;
+pub(crate) mod partiql;
 mod read_path;
 
 use crate::error::{Exception, Result};

@@ -108,8 +108,8 @@ impl PutItemFluentBuilder {
     }
 }
 
-pub(crate) fn execute(state: &mut State, mut input: PutItemInput) -> Result<PutItemOutput> {
-    let name = require_table_name(&input.table_name)?;
+pub(crate) fn execute(state: &mut State, input: PutItemInput) -> Result<PutItemOutput> {
+    require_table_name(&input.table_name)?;
     let exprs = ExpressionInput {
         condition: input.condition_expression.as_deref(),
         names: input.expression_attribute_names.as_ref(),
@@ -122,6 +122,17 @@ pub(crate) fn execute(state: &mut State, mut input: PutItemInput) -> Result<PutI
         ..Default::default()
     };
     let parsed = super::legacy::parse(&legacy, &exprs)?;
+    run(state, input, &parsed)
+}
+
+/// Runs a PutItem whose condition is already parsed (PartiQL's `INSERT` comes here, with
+/// its `attribute_not_exists` on the key).
+pub(crate) fn run(
+    state: &mut State,
+    mut input: PutItemInput,
+    parsed: &crate::expr::ParsedExpressions,
+) -> Result<PutItemOutput> {
+    let name = require_table_name(&input.table_name)?;
     match input.return_values {
         None | Some(ReturnValue::None) | Some(ReturnValue::AllOld) => {}
         Some(_) => {

@@ -225,6 +225,31 @@ pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutp
             ..ExpressionInput::default()
         },
     )?;
+    run(state, input, &parsed, KeyFilter::Refused)
+}
+
+/// Whether a filter may name the key attributes of the store it reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum KeyFilter {
+    /// The Query API's rule: a `FilterExpression` on a key attribute is refused (the key
+    /// condition is the place for it).
+    Refused,
+    /// A PartiQL `SELECT`: every condition of the `WHERE` that is not the key condition is
+    /// the filter, key attributes included (`sk <> 'x'` cannot be a key condition, and the
+    /// service still serves it with a Query).
+    Allowed,
+}
+
+/// Runs a Query whose expressions are already parsed: the expression parameters' path
+/// (`execute`) and PartiQL's `SELECT` (`ops::partiql`) both end here, so the two cannot
+/// differ in what they read, cost or log. `input`'s expression strings are not read again.
+pub(crate) fn run(
+    state: &mut State,
+    input: &QueryInput,
+    parsed: &crate::expr::ParsedExpressions,
+    key_filter: KeyFilter,
+) -> Result<QueryOutput> {
+    let name = require_table_name(&input.table_name)?;
     let limit = check_limit(input.limit)?;
     let consistent = input.consistent_read.unwrap_or(false);
     state.log.read_consistency(consistent);
@@ -273,7 +298,11 @@ pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutp
                 .as_ref()
                 .map(|(n, t)| (n.as_str(), (*t).into())),
         )?;
-    if let Some(filter) = &parsed.filter {
+    if let Some(filter) = parsed
+        .filter
+        .as_ref()
+        .filter(|_| key_filter == KeyFilter::Refused)
+    {
         for attribute in filter.top_level_names() {
             if store_schema.is_key_attribute(attribute) {
                 return Err(Exception::validation(format!(

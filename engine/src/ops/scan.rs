@@ -185,6 +185,18 @@ pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput
         ..Default::default()
     };
     let parsed = super::legacy::parse(&legacy, &exprs)?;
+    run(state, input, &parsed)
+}
+
+/// Runs a Scan whose expressions are already parsed: the expression parameters' path
+/// (`execute`) and PartiQL's `SELECT` without a partition key (`ops::partiql`) both end
+/// here, so a statement that scans reads, costs and logs exactly what a Scan does.
+pub(crate) fn run(
+    state: &mut State,
+    input: &ScanInput,
+    parsed: &crate::expr::ParsedExpressions,
+) -> Result<ScanOutput> {
+    let name = require_table_name(&input.table_name)?;
     let limit = check_limit(input.limit)?;
     let consistent = input.consistent_read.unwrap_or(false);
     state.log.read_consistency(consistent);

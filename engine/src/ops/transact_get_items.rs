@@ -155,33 +155,66 @@ pub(crate) fn execute(
             "1 validation error detected: Value 'INDEXES' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [TOTAL, NONE]",
         ));
     }
-    let mut reads = Vec::with_capacity(n);
+    run(
+        state,
+        input.transact_items.iter().map(prepare),
+        input.return_consumed_capacity,
+    )
+}
+
+/// One read with its projection parsed. The request's `Get`s become these, and so do the
+/// `SELECT`s of a PartiQL transaction (`ops::partiql`).
+#[derive(Clone, Debug)]
+pub(crate) struct PreparedGet {
+    pub table_name: String,
+    pub key: Item,
+    pub projection: Option<crate::expr::Projection>,
+}
+
+fn prepare(entry: &TransactGetItem) -> Result<PreparedGet> {
+    let get = entry.get.as_ref().ok_or_else(|| {
+        Exception::validation("The parameter 'Get' is required but was not present in the request")
+    })?;
+    let table_name = require_table_name(&get.table_name)?.to_string();
+    let parsed = parse_expressions(&ExpressionInput {
+        projection: get.projection_expression.as_deref(),
+        names: get.expression_attribute_names.as_ref(),
+        ..ExpressionInput::default()
+    })?;
+    let key = get.key.clone().ok_or_else(|| {
+        Exception::validation("The parameter 'Key' is required but was not present in the request")
+    })?;
+    Ok(PreparedGet {
+        table_name,
+        key,
+        projection: parsed.projection,
+    })
+}
+
+/// Reads prepared items as one snapshot. Each is prepared as the loop reaches it, so the
+/// first bad read is the one refused.
+pub(crate) fn run(
+    state: &mut State,
+    prepared: impl Iterator<Item = Result<PreparedGet>>,
+    return_consumed_capacity: Option<ReturnConsumedCapacity>,
+) -> Result<TransactGetItemsOutput> {
+    let mut reads = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
-    for entry in &input.transact_items {
-        let get = entry.get.as_ref().ok_or_else(|| {
-            Exception::validation(
-                "The parameter 'Get' is required but was not present in the request",
-            )
-        })?;
-        let name = require_table_name(&get.table_name)?.to_string();
-        let parsed = parse_expressions(&ExpressionInput {
-            projection: get.projection_expression.as_deref(),
-            names: get.expression_attribute_names.as_ref(),
-            ..ExpressionInput::default()
-        })?;
-        let key = get.key.as_ref().ok_or_else(|| {
-            Exception::validation(
-                "The parameter 'Key' is required but was not present in the request",
-            )
-        })?;
-        let key = table(state, &name)?.schema().key_of_key(key)?;
+    for read in prepared {
+        let PreparedGet {
+            table_name: name,
+            key,
+            projection,
+        } = read?;
+        let key = table(state, &name)?.schema().key_of_key(&key)?;
         if !seen.insert((name.clone(), key.clone())) {
             return Err(Exception::validation(
                 "Transaction request cannot include multiple operations on one item",
             ));
         }
-        reads.push((name, key, parsed.projection));
+        reads.push((name, key, projection));
     }
+    let n = reads.len();
     state.log.read_consistency(true);
     let mut responses = Vec::with_capacity(n);
     let mut consumption: BTreeMap<String, Consumption> = BTreeMap::new();
@@ -242,6 +275,6 @@ pub(crate) fn execute(
     }
     Ok(TransactGetItemsOutput {
         responses,
-        consumed_capacity: report(&consumption, input.return_consumed_capacity),
+        consumed_capacity: report(&consumption, return_consumed_capacity),
     })
 }

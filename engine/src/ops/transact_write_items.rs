@@ -27,7 +27,7 @@ use super::{
 use crate::capacity::{read_units, Consumption, ReadKind};
 use crate::client::Client;
 use crate::error::{CancellationReason, Exception, Result};
-use crate::expr::ExpressionInput;
+use crate::expr::{ExpressionInput, ParsedExpressions};
 use crate::table::key::StoreKey;
 use crate::types::{ConsumedCapacity, ReturnConsumedCapacity, ReturnValuesOnConditionCheckFailure};
 use crate::value::{item_size, AttributeValue, Item};
@@ -254,6 +254,85 @@ fn common(item: &TransactWriteItem) -> Result<Common<'_>> {
     })
 }
 
+/// Which of the four an action is, with the item it puts or the key it names.
+#[derive(Clone, Debug)]
+pub(crate) enum Target {
+    Put(Item),
+    Update(Item),
+    Delete(Item),
+    Check(Item),
+}
+
+/// One action with its expressions parsed: what the transaction checks and applies. The
+/// request's actions become these (parsing their expression strings), and so do PartiQL's
+/// write statements (translated, `ops::partiql`): from here on the two cannot differ.
+#[derive(Clone, Debug)]
+pub(crate) struct Prepared {
+    pub table_name: String,
+    pub target: Target,
+    pub parsed: ParsedExpressions,
+    pub rv: Option<ReturnValuesOnConditionCheckFailure>,
+    /// The cancellation reason's code and message when the condition is false:
+    /// `ConditionalCheckFailed` for an action, `DuplicateItem` for PartiQL's `INSERT` (whose
+    /// condition is that no item has the key).
+    pub failed: (&'static str, &'static str),
+}
+
+/// The reason a false condition gives in a transaction.
+pub(crate) const CONDITION_FAILED: (&str, &str) =
+    ("ConditionalCheckFailed", "The conditional request failed");
+
+/// What an idempotency token remembers of the request that used it: the same token with
+/// other parameters is refused. The two APIs keep their tokens in one store, as one service
+/// does; a token used by one is "other parameters" for the other.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TokenedRequest {
+    /// TransactWriteItems' actions, compared as values (maps by key).
+    Actions(Vec<TransactWriteItem>),
+    /// ExecuteTransaction's statements and their parameters.
+    Statements(Vec<crate::types::ParameterizedStatement>),
+}
+
+/// One request action, its expressions parsed.
+fn prepare(item: &TransactWriteItem) -> Result<Prepared> {
+    let c = common(item)?;
+    let table_name = require_table_name(c.table_name)?.to_string();
+    let parsed = parse_expressions(&ExpressionInput {
+        condition: c.condition,
+        update: item
+            .update
+            .as_ref()
+            .and_then(|u| u.update_expression.as_deref()),
+        names: c.names,
+        values: c.values,
+        ..ExpressionInput::default()
+    })?;
+    let missing_key = || {
+        Exception::validation("The parameter 'Key' is required but was not present in the request")
+    };
+    let target = if let Some(p) = &item.put {
+        Target::Put(p.item.clone().ok_or_else(|| {
+            Exception::validation(
+                "The parameter 'Item' is required but was not present in the request",
+            )
+        })?)
+    } else if let Some(u) = &item.update {
+        Target::Update(u.key.clone().ok_or_else(missing_key)?)
+    } else if let Some(d) = &item.delete {
+        Target::Delete(d.key.clone().ok_or_else(missing_key)?)
+    } else {
+        let c = item.condition_check.as_ref().expect("one of the four");
+        Target::Check(c.key.clone().ok_or_else(missing_key)?)
+    };
+    Ok(Prepared {
+        table_name,
+        target,
+        parsed,
+        rv: c.rv,
+        failed: CONDITION_FAILED,
+    })
+}
+
 pub(crate) fn execute(
     state: &mut State,
     input: &TransactWriteItemsInput,
@@ -265,69 +344,74 @@ pub(crate) fn execute(
             if n == 0 { "greater than or equal to 1" } else { "less than or equal to 100" }
         )));
     }
-    if let Some(token) = &input.client_request_token {
+    let token = input
+        .client_request_token
+        .as_deref()
+        .map(|t| (t, TokenedRequest::Actions(input.transact_items.clone())));
+    run(
+        state,
+        input.transact_items.iter().map(prepare),
+        token,
+        input.return_consumed_capacity,
+    )
+}
+
+/// Runs a transaction of prepared actions, all or nothing, with an idempotency token if
+/// given. The actions are prepared one by one as phase 1 reaches them, so a request with
+/// two bad actions is refused for the first, as DynamoDB refuses it.
+pub(crate) fn run(
+    state: &mut State,
+    prepared: impl Iterator<Item = Result<Prepared>>,
+    token: Option<(&str, TokenedRequest)>,
+    return_consumed_capacity: Option<ReturnConsumedCapacity>,
+) -> Result<TransactWriteItemsOutput> {
+    if let Some((token, _)) = &token {
         if token.is_empty() || token.len() > 36 {
             return Err(Exception::validation(format!(
                 "1 validation error detected: Value '{token}' at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36"
             )));
         }
     }
-    if let Some(token) = &input.client_request_token {
-        if let Some((seen, at)) = state.transaction_tokens.get(token) {
+    let prepared: Vec<Result<Prepared>> = prepared.collect();
+    if let Some((token, request)) = &token {
+        if let Some((seen, at)) = state.transaction_tokens.get(*token) {
             if state.now_ms.saturating_sub(*at) <= TOKEN_WINDOW_MS {
-                // The same parameters: the same actions, compared as values (maps by key).
-                if *seen != input.transact_items {
+                if seen != request {
                     return Err(Exception::IdempotentParameterMismatch {
                         message: "Request has a ClientRequestToken that was already used with different parameters"
                             .to_string(),
                     });
                 }
-                return Ok(replay(state, input));
+                return Ok(replay(state, &prepared, return_consumed_capacity));
             }
         }
     }
 
     // Phase 1: validate every action against the request and the current data.
+    let n = prepared.len();
     let mut actions = Vec::with_capacity(n);
     let mut reasons = Vec::with_capacity(n);
     let mut seen = BTreeSet::new();
     let mut aggregate = 0usize;
-    for item in &input.transact_items {
-        let c = common(item)?;
-        let name = require_table_name(c.table_name)?.to_string();
-        let parsed = parse_expressions(&ExpressionInput {
-            condition: c.condition,
-            update: item
-                .update
-                .as_ref()
-                .and_then(|u| u.update_expression.as_deref()),
-            names: c.names,
-            values: c.values,
-            ..ExpressionInput::default()
-        })?;
+    for action in prepared {
+        let Prepared {
+            table_name: name,
+            target,
+            parsed,
+            rv,
+            failed,
+        } = action?;
+        let (is_update, is_delete) = (
+            matches!(target, Target::Update(_)),
+            matches!(target, Target::Delete(_)),
+        );
         let table = table(state, &name)?;
-        let (key, put_item) = match &item.put {
-            Some(p) => {
-                let raw = p.item.clone().ok_or_else(|| {
-                    Exception::validation(
-                        "The parameter 'Item' is required but was not present in the request",
-                    )
-                })?;
+        let (key, put_item) = match target {
+            Target::Put(raw) => {
                 let (k, it) = prepare_item(table, raw, state.config.max_item_size, false)?;
                 (k, Some(it))
             }
-            None => {
-                let raw = item
-                    .update
-                    .as_ref()
-                    .and_then(|u| u.key.as_ref())
-                    .or(item.delete.as_ref().and_then(|d| d.key.as_ref()))
-                    .or(item.condition_check.as_ref().and_then(|d| d.key.as_ref()))
-                    .ok_or_else(|| {
-                        Exception::validation(
-                            "The parameter 'Key' is required but was not present in the request",
-                        )
-                    })?;
+            Target::Update(ref raw) | Target::Delete(ref raw) | Target::Check(ref raw) => {
                 (table.schema().key_of_key(raw)?, None)
             }
         };
@@ -347,9 +431,9 @@ pub(crate) fn execute(
             .is_none_or(|cond| cond.evaluate(current));
         if !condition_ok {
             reasons.push(CancellationReason {
-                code: Some("ConditionalCheckFailed".to_string()),
-                message: Some("The conditional request failed".to_string()),
-                item: match c.rv {
+                code: Some(failed.0.to_string()),
+                message: Some(failed.1.to_string()),
+                item: match rv {
                     Some(ReturnValuesOnConditionCheckFailure::AllOld) => current.cloned(),
                     _ => None,
                 },
@@ -359,7 +443,7 @@ pub(crate) fn execute(
         }
         let write = if let Some(it) = put_item {
             Some(Some(it))
-        } else if item.update.is_some() {
+        } else if is_update {
             match plan_update(
                 table,
                 key.clone(),
@@ -377,7 +461,7 @@ pub(crate) fn execute(
                     continue;
                 }
             }
-        } else if item.delete.is_some() {
+        } else if is_delete {
             Some(None)
         } else {
             None
@@ -466,38 +550,35 @@ pub(crate) fn execute(
             }
         }
     }
-    if let Some(token) = &input.client_request_token {
+    if let Some((token, request)) = token {
         state
             .transaction_tokens
-            .insert(token.clone(), (input.transact_items.clone(), state.now_ms));
+            .insert(token.to_string(), (request, state.now_ms));
     }
     Ok(TransactWriteItemsOutput {
-        consumed_capacity: report(&consumption, input.return_consumed_capacity),
+        consumed_capacity: report(&consumption, return_consumed_capacity),
     })
 }
 
 /// A replayed token: success, no writes. DynamoDB reports read units for reading each item
 /// the transaction names — strongly consistent, each item's current size rounded up to 4 KB
 /// (a missing item costs the minimum unit).
-fn replay(state: &State, input: &TransactWriteItemsInput) -> TransactWriteItemsOutput {
+fn replay(
+    state: &State,
+    prepared: &[Result<Prepared>],
+    return_consumed_capacity: Option<ReturnConsumedCapacity>,
+) -> TransactWriteItemsOutput {
     let mut consumption: BTreeMap<String, Consumption> = BTreeMap::new();
-    for item in &input.transact_items {
-        let Ok(c) = common(item) else { continue };
-        let Some(name) = c.table_name else { continue };
+    for action in prepared.iter().flatten() {
+        let name = &action.table_name;
         let bytes = state
             .tables
             .get(name)
             .and_then(|table| {
-                let key = match &item.put {
-                    Some(p) => table.schema().key_of_item(p.item.as_ref()?).ok()?,
-                    None => {
-                        let raw = item
-                            .update
-                            .as_ref()
-                            .and_then(|u| u.key.as_ref())
-                            .or(item.delete.as_ref().and_then(|d| d.key.as_ref()))
-                            .or(item.condition_check.as_ref().and_then(|d| d.key.as_ref()))?;
-                        table.schema().key_of_key(raw).ok()?
+                let key = match &action.target {
+                    Target::Put(item) => table.schema().key_of_item(item).ok()?,
+                    Target::Update(key) | Target::Delete(key) | Target::Check(key) => {
+                        table.schema().key_of_key(key).ok()?
                     }
                 };
                 table.store.current(&key).map(item_size)
@@ -509,7 +590,7 @@ fn replay(state: &State, input: &TransactWriteItemsInput) -> TransactWriteItemsO
             .add(&Consumption::read(read_units(bytes, ReadKind::Strong)));
     }
     TransactWriteItemsOutput {
-        consumed_capacity: report(&consumption, input.return_consumed_capacity),
+        consumed_capacity: report(&consumption, return_consumed_capacity),
     }
 }
 

@@ -158,7 +158,7 @@ pub(crate) fn plan_update(
 }
 
 pub(crate) fn execute(state: &mut State, input: &UpdateItemInput) -> Result<UpdateItemOutput> {
-    let name = require_table_name(&input.table_name)?;
+    require_table_name(&input.table_name)?;
     let exprs = ExpressionInput {
         update: input.update_expression.as_deref(),
         condition: input.condition_expression.as_deref(),
@@ -173,6 +173,17 @@ pub(crate) fn execute(state: &mut State, input: &UpdateItemInput) -> Result<Upda
         ..Default::default()
     };
     let parsed = super::legacy::parse(&legacy, &exprs)?;
+    run(state, input, &parsed)
+}
+
+/// Runs an UpdateItem whose expressions are already parsed (PartiQL's `UPDATE` comes here,
+/// its `WHERE` beyond the key being the condition).
+pub(crate) fn run(
+    state: &mut State,
+    input: &UpdateItemInput,
+    parsed: &crate::expr::ParsedExpressions,
+) -> Result<UpdateItemOutput> {
+    let name = require_table_name(&input.table_name)?;
     let key = input.key.as_ref().ok_or_else(|| {
         Exception::validation("The parameter 'Key' is required but was not present in the request")
     })?;

@@ -108,7 +108,7 @@ macro_rules! shape_builder {
 
     (@build fallible $shape:ident { $( $fk:ident $field:ident ),* }) => {
         /// Consumes the builder. Fails, as the SDK's does, if a required field is not set.
-        pub fn build(self) -> Result<$shape, $crate::error::BuildError> {
+        pub fn build(self) -> std::result::Result<$shape, $crate::error::BuildError> {
             Ok($shape {
                 $( $field: $crate::types::builders::shape_builder!(@take $fk self.$field, $field, $shape), )*
             })
@@ -282,10 +282,14 @@ pub use super::legacy::{
     AttributeValueUpdateBuilder, ConditionBuilder, ExpectedAttributeValueBuilder,
 };
 pub use super::settings::{PointInTimeRecoverySpecificationBuilder, SseSpecificationBuilder};
+pub use crate::ops::batch_execute_statement::{
+    BatchStatementErrorBuilder, BatchStatementRequestBuilder, BatchStatementResponseBuilder,
+};
 pub use crate::ops::batch_get_item::KeysAndAttributesBuilder;
 pub use crate::ops::batch_write_item::{
     DeleteRequestBuilder, PutRequestBuilder, WriteRequestBuilder,
 };
+pub use crate::ops::execute_transaction::ParameterizedStatementBuilder;
 pub use crate::ops::tags::TagBuilder;
 pub use crate::ops::transact_get_items::{GetBuilder, TransactGetItemBuilder};
 pub use crate::ops::transact_write_items::{

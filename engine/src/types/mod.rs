@@ -114,6 +114,22 @@ wire_enum!(
     ReturnValuesOnConditionCheckFailure { AllOld => "ALL_OLD", None => "NONE" }
 );
 wire_enum!(
+    /// Why one statement of a PartiQL batch failed (`BatchStatementError`'s code).
+    BatchStatementErrorCodeEnum {
+        ConditionalCheckFailed => "ConditionalCheckFailed",
+        ItemCollectionSizeLimitExceeded => "ItemCollectionSizeLimitExceeded",
+        RequestLimitExceeded => "RequestLimitExceeded",
+        ValidationError => "ValidationError",
+        ProvisionedThroughputExceeded => "ProvisionedThroughputExceeded",
+        TransactionConflict => "TransactionConflict",
+        ThrottlingError => "ThrottlingError",
+        InternalServerError => "InternalServerError",
+        ResourceNotFound => "ResourceNotFound",
+        AccessDenied => "AccessDenied",
+        DuplicateItem => "DuplicateItem",
+    }
+);
+wire_enum!(
     /// Whether the response reports the capacity the request consumed.
     ReturnConsumedCapacity { Indexes => "INDEXES", Total => "TOTAL", None => "NONE" }
 );
@@ -655,8 +671,12 @@ impl TableDescription {
 /// A key: attribute name → value (the key attributes of a table, or of an index and table).
 pub type Key = Item;
 
+pub use crate::ops::batch_execute_statement::{
+    BatchStatementError, BatchStatementRequest, BatchStatementResponse,
+};
 pub use crate::ops::batch_get_item::KeysAndAttributes;
 pub use crate::ops::batch_write_item::{DeleteRequest, PutRequest, WriteRequest};
+pub use crate::ops::execute_transaction::ParameterizedStatement;
 pub use crate::ops::transact_get_items::{Get, ItemResponse, TransactGetItem};
 pub use crate::ops::transact_write_items::{
     ConditionCheck, Delete, Put, TransactWriteItem, Update,

@@ -13,14 +13,20 @@ use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
 /// What one request did.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct RequestRecord {
     /// Position in the world's history of requests (0, 1, 2, …).
     pub seq: u64,
     /// Simulated time the request was served at (ms).
     pub at_ms: u64,
-    /// `GetItem`, `Query`, `Scan`, `PutItem`, …
+    /// `GetItem`, `Query`, `Scan`, `PutItem`, … — the operation that ran. A PartiQL statement
+    /// is recorded as the operation it ran as (a `SELECT` without the partition key is a
+    /// `Scan`), with the API that was called in [`via`](Self::via).
     pub operation: &'static str,
+    /// The API a learner called when it is not `operation` itself: `ExecuteStatement`,
+    /// `BatchExecuteStatement` or `ExecuteTransaction`, which run the other operations
+    /// underneath. `None` for a request that ran as itself.
+    pub via: Option<&'static str>,
     /// The concurrent client that sent the request: its index `i` in
     /// [`World::concurrently(seed).run(n, |i, client| ..)`](super::World::concurrently).
     /// `None` for a request from a thread outside a schedule (the usual case), and for one
@@ -41,6 +47,31 @@ pub struct RequestRecord {
     pub consistent_read: Option<bool>,
     /// `None` on success; the exception name otherwise (`ProvisionedThroughputExceededException`…).
     pub error: Option<&'static str>,
+}
+
+/// Decision: the derived form, except that `via` is shown only when set. The world's
+/// [`trace_hash`](super::World::trace_hash) hashes the log's `Debug`; a field that is `None`
+/// in every request sent before PartiQL existed must not change the hash of those runs.
+impl std::fmt::Debug for RequestRecord {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut d = f.debug_struct("RequestRecord");
+        d.field("seq", &self.seq)
+            .field("at_ms", &self.at_ms)
+            .field("operation", &self.operation);
+        if let Some(via) = self.via {
+            d.field("via", &via);
+        }
+        d.field("client", &self.client)
+            .field("tables", &self.tables)
+            .field("index", &self.index)
+            .field("partitions", &self.partitions)
+            .field("read_units", &self.read_units)
+            .field("write_units", &self.write_units)
+            .field("items_read", &self.items_read)
+            .field("consistent_read", &self.consistent_read)
+            .field("error", &self.error)
+            .finish()
+    }
 }
 
 impl RequestRecord {
@@ -99,6 +130,7 @@ impl RequestLog {
             seq: 0,
             at_ms: 0,
             operation,
+            via: None,
             client,
             tables: Vec::new(),
             index: None,
@@ -112,6 +144,7 @@ impl RequestLog {
         record.seq = self.totals.requests;
         record.at_ms = at_ms;
         record.operation = operation;
+        record.via = None;
         record.client = client;
         record.tables.clear();
         record.index = None;
@@ -122,6 +155,18 @@ impl RequestLog {
         record.consistent_read = None;
         record.error = None;
         self.current = Some(record);
+    }
+
+    /// Notes that the current request, sent as a PartiQL operation, runs as `operation`
+    /// (`Scan`, `Query`, `PutItem`, `TransactWriteItems`…): the record then names that
+    /// operation and keeps the one called in `via`.
+    pub fn runs_as(&mut self, operation: &'static str) {
+        if let Some(r) = &mut self.current {
+            if r.operation != operation {
+                r.via.get_or_insert(r.operation);
+                r.operation = operation;
+            }
+        }
     }
 
     fn intern(names: &mut Vec<Arc<str>>, table: &str) -> Arc<str> {

@@ -27,8 +27,10 @@ pub(crate) struct State {
     pub rng: Rng,
     pub config: WorldConfig,
     pub tables: Tables,
-    /// Idempotency tokens of TransactWriteItems: token → (the request's actions, completed at).
-    pub transaction_tokens: BTreeMap<String, (Vec<crate::types::TransactWriteItem>, u64)>,
+    /// Idempotency tokens of TransactWriteItems and ExecuteTransaction: token → (the
+    /// request's actions or statements, completed at).
+    pub transaction_tokens:
+        BTreeMap<String, (crate::ops::transact_write_items::TokenedRequest, u64)>,
     pub log: RequestLog,
     /// The world's Regions: the others' tables (parked), Region faults, global tables.
     pub regions: crate::global::region::Regions,

@@ -18,12 +18,13 @@
 //! inside the engine. The engine stays free of wire concerns, and the server cannot reach
 //! anything a learner's code could not.
 //!
-//! The operations are grouped by concept (items, reads, batches, transactions, tables,
-//! resources, streams), one function each; [`OPERATIONS`] is the one table that names them.
+//! The operations are grouped by concept (items, reads, batches, transactions, PartiQL,
+//! tables, resources, streams), one function each; [`OPERATIONS`] is the one table that names them.
 
 mod batch;
 mod items;
 mod legacy;
+mod partiql;
 pub mod read;
 mod reads;
 mod resources;
@@ -98,6 +99,13 @@ pub const OPERATIONS: &[(&str, &str, Handler)] = &[
         "TransactWriteItems",
         transactions::transact_write_items,
     ),
+    (DYNAMODB, "ExecuteStatement", partiql::execute_statement),
+    (
+        DYNAMODB,
+        "BatchExecuteStatement",
+        partiql::batch_execute_statement,
+    ),
+    (DYNAMODB, "ExecuteTransaction", partiql::execute_transaction),
     (STREAMS, "ListStreams", streams::list_streams),
     (STREAMS, "DescribeStream", streams::describe_stream),
     (STREAMS, "GetShardIterator", streams::get_shard_iterator),

@@ -441,6 +441,79 @@ def backups_encryption_endpoints_and_limits_parse_in_boto3():
     assert endpoints[0]["CachePeriodInMinutes"] == 1440, endpoints
 
 
+@check
+def partiql_statements_run_the_same_operations_through_boto3():
+    DDB.create_table(
+        TableName="pql",
+        AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"},
+                              {"AttributeName": "SK", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"},
+                   {"AttributeName": "SK", "KeyType": "RANGE"}],
+        BillingMode="PAY_PER_REQUEST",
+    )
+    insert = "INSERT INTO \"pql\" VALUE {'PK': ?, 'SK': ?, 'n': ?}"
+    for i in range(5):
+        out = DDB.execute_statement(Statement=insert, Parameters=[
+            {"S": "p"}, {"S": str(i)}, {"N": str(i)}])
+        assert out["Items"] == [], out
+    try:
+        DDB.execute_statement(Statement=insert, Parameters=[{"S": "p"}, {"S": "0"}, {"N": "9"}])
+        raise AssertionError("an INSERT overwrote an item")
+    except DDB.exceptions.DuplicateItemException as e:
+        assert e.response["Error"]["Message"] == "Duplicate primary key exists in table", e.response
+    pages, token = [], None
+    while True:
+        request = {"Statement": "SELECT SK FROM \"pql\" WHERE PK = ? AND n >= ?",
+                   "Parameters": [{"S": "p"}, {"N": "1"}], "Limit": 2, "ConsistentRead": True}
+        if token:
+            request["NextToken"] = token
+        out = DDB.execute_statement(**request)
+        pages.append([i["SK"]["S"] for i in out["Items"]])
+        token = out.get("NextToken")
+        if not token:
+            break
+    assert pages == [["1"], ["2", "3"], ["4"]], pages
+    scan = DDB.execute_statement(Statement="SELECT * FROM \"pql\" WHERE n > 2",
+                                 ConsistentRead=True, ReturnConsumedCapacity="TOTAL")
+    assert sorted(i["SK"]["S"] for i in scan["Items"]) == ["3", "4"], scan
+    plain = DDB.scan(TableName="pql", FilterExpression="n > :two", ConsistentRead=True,
+                     ExpressionAttributeValues={":two": {"N": "2"}},
+                     ReturnConsumedCapacity="TOTAL")
+    assert scan["ConsumedCapacity"] == plain["ConsumedCapacity"], (scan, plain)
+    new = DDB.execute_statement(
+        Statement="UPDATE \"pql\" SET n = n + 10 WHERE PK = 'p' AND SK = '0' RETURNING MODIFIED NEW *")
+    assert new["Items"] == [{"n": {"N": "10"}}], new
+    try:
+        DDB.execute_statement(Statement="UPDATE \"pql\" SET n = 1 WHERE PK = 'p' AND SK = '9'")
+        raise AssertionError("an UPDATE created an item")
+    except DDB.exceptions.ConditionalCheckFailedException:
+        pass
+    batch = DDB.batch_execute_statement(Statements=[
+        {"Statement": "SELECT n FROM \"pql\" WHERE PK = 'p' AND SK = '1'", "ConsistentRead": True},
+        {"Statement": "SELECT * FROM \"pql\" WHERE PK = 'p'"},
+    ])["Responses"]
+    assert batch[0]["Item"] == {"n": {"N": "1"}}, batch
+    assert batch[1]["Error"]["Code"] == "ValidationError", batch
+    DDB.execute_transaction(TransactStatements=[
+        {"Statement": "DELETE FROM \"pql\" WHERE PK = 'p' AND SK = '4'"},
+        {"Statement": insert, "Parameters": [{"S": "p"}, {"S": "5"}, {"N": "5"}]},
+    ])
+    try:
+        DDB.execute_transaction(TransactStatements=[
+            {"Statement": "UPDATE \"pql\" SET n = 0 WHERE PK = 'p' AND SK = '1'"},
+            {"Statement": insert, "Parameters": [{"S": "p"}, {"S": "5"}, {"N": "5"}]},
+        ])
+        raise AssertionError("a transaction with a duplicate INSERT committed")
+    except DDB.exceptions.TransactionCanceledException as e:
+        codes = [r["Code"] for r in e.response["CancellationReasons"]]
+        assert codes == ["None", "DuplicateItem"], e.response
+    read = DDB.execute_transaction(TransactStatements=[
+        {"Statement": "SELECT n FROM \"pql\" WHERE PK = 'p' AND SK = '1'"},
+        {"Statement": "SELECT n FROM \"pql\" WHERE PK = 'p' AND SK = '4'"},
+    ])["Responses"]
+    assert read == [{"Item": {"n": {"N": "1"}}}, {}], read
+
+
 def main():
     passed = failed = 0
     for fn in CHECKS:

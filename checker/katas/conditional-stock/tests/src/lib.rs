@@ -43,8 +43,11 @@ use learner::{reserve, restock};
 
 const TABLE: &str = "inventory";
 /// Waves of 800 buyers for 800 units in the contention test: more waves, more interleavings
-/// for a read-then-write race to show in.
-const WAVES: u64 = 4;
+/// for a read-then-write race to show in. Two, not the four it had: every known-wrong solution
+/// fails in the first wave of the first seed already (checked with one wave), the test runs
+/// three seeds, and each wave of 8 clients costs about 20 ms (quiet) of a check that targets half a
+/// second from save to verdict.
+const WAVES: u64 = 2;
 /// Concurrent clients in the contention test.
 const CLIENTS: usize = 8;
 /// How far every replica of the product's partition lags in the stale-reads test.

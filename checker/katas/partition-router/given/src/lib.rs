@@ -1,4 +1,4 @@
-//! # The given part of the kata: Build it: the partition router
+//! # The given part of the kata: Partition router
 //!
 //! What the tests and your code share: the router trait the engine calls, the types it is
 //! called with, and the two helpers of the engine's hash. It is not yours to change — the

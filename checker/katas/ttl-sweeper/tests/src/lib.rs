@@ -14,7 +14,7 @@
 //!   minutes later in both worlds.
 //! - `only_numbers_of_epoch_seconds_expire`: items written before TTL is enabled and after,
 //!   with TTL values of every kind (seconds, fractions, exponent notation, Strings, milliseconds,
-//!   negative, Bool, Null, List, none, four and six years old).
+//!   negative, Bool, Null, List, none, four and six years old, five years and a second).
 //! - `an_item_is_due_once_its_expiry_is_the_delay_in_the_past`: expiries one second before, at
 //!   and one second after `boundary − delay`, and long past, under seeded delays and intervals.
 //! - `a_rescued_item_is_never_deleted`: items made due, then rescued moments before the sweep
@@ -129,6 +129,13 @@ fn only_numbers_expire(seed: u64) {
         ("none", None),
         ("four-years-old", Some(n(now - 4 * year))),
         ("six-years-old", Some(n(now - 6 * year))),
+        // Five years and a second old now, and older at every sweep to come: kept. A five-year
+        // guard measured from the item's due time (expiry + delay) instead of its expiry
+        // deletes it at the first sweep within the delay (3600 s here, one interval).
+        (
+            "five-years-and-a-second-old",
+            Some(n(now - FIVE_YEARS_S - 1)),
+        ),
     ];
     // Half the items exist before TTL is enabled (the sweeper learns of them then).
     let before = rng.below(values.len() as u64) as usize;
