@@ -85,7 +85,7 @@ fn workload(world: &World, seed: u64, steps: usize, single_az: bool) -> (u64, us
         match dice.below(16) {
             0 => {
                 if single_az {
-                    heal_every(&world, &mut down);
+                    heal_every(world, &mut down);
                 }
                 let az = Az::ALL[dice.below(3) as usize];
                 if !down.contains(&az) && down.len() < 2 {
@@ -104,7 +104,7 @@ fn workload(world: &World, seed: u64, steps: usize, single_az: bool) -> (u64, us
                     .partition_of("orders", &s(&format!("c{}", dice.below(6))))
                     .unwrap();
                 if single_az {
-                    heal_every(&world, &mut down);
+                    heal_every(world, &mut down);
                 }
                 if let Some(az) = world.leader_az("orders", p).unwrap() {
                     world.stop_leader("orders", p).unwrap();
