@@ -51,7 +51,7 @@
 //! | [`elect`](Replication::elect) | when a leaderless partition's election is due | the new leader, or nobody |
 //!
 //! The engine's own piece is [`QuorumReplication`]; every table and index partition of a
-//! world runs the piece its [`Store`](super::Store) was made with, and the engine's path
+//! world runs the piece its [`Store`] was made with, and the engine's path
 //! goes through the same trait object a learner's does.
 //!
 //! What stays the engine's, whatever the piece says — the *mechanics*: the log and its
@@ -59,7 +59,7 @@
 //! entry it missed, since it cannot acknowledge #7 without #1–#6; an entry in flight arrives
 //! at now + the drawn replication delay + the replica's injected lag, never before an
 //! earlier one); repairing a follower that came back from a failed AZ from the leader
-//! (anti-entropy, in [`background`]); the election deadline a fault sets; the errors a
+//! (anti-entropy, in `background`); the election deadline a fault sets; the errors a
 //! client gets. The engine carries a decision out as far as physics allows and does not
 //! second-guess it: a delivery to a replica whose AZ is down is lost (and the write is
 //! still acknowledged, if the piece said so), a read sent to a replica that is down gets a
@@ -103,7 +103,7 @@
 //!
 //! This file also holds what replication does *later*, when the world's background work
 //! runs at simulated time `now` (the agenda's `Replication` and `IndexReplication` kinds
-//! call [`background`] for every table's store and every global index's store):
+//! call `background` for every table's store and every global index's store):
 //!
 //! ```text
 //!  background(store, now)
