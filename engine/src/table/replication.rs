@@ -94,7 +94,8 @@
 //! write, stale eventual reads, the 500 a strong read can get during a network issue
 //! (`dynamodb-semantics.md` §9.1). From the paper — three replicas in three AZs, leader-only
 //! writes and strong reads, the 2-of-3 write quorum, Multi-Paxos elections (hence the
-//! majority), any replica serving eventual reads (§9.2). The model's own choices
+//! majority), any replica serving eventual reads (§9.2); what DynamoDB does with two of a
+//! partition's AZs lost is not documented (unverified: the model follows Paxos). The model's own choices
 //! (unverified): the fastest follower as the quorum peer, a uniform draw for eventual
 //! reads, the election timeout (`WorldConfig::election_timeout_ms`, 2 s) and the replication
 //! delay (`WorldConfig::replication_delay_ms`, 1–20 ms).
