@@ -449,6 +449,7 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
         stream_label,
         ttl_attribute: None,
         index_queue: Default::default(),
+        propagator: crate::index::propagate::Propagator(state.pieces.index_propagator.clone()),
         ttl: Default::default(),
         settings: crate::table::settings::Settings {
             tags,

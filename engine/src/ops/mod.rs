@@ -237,10 +237,15 @@ pub(crate) fn admit_item_write(
     let mut consumption = crate::capacity::Consumption::write(base);
     let mut gsi_admissions = Vec::new();
     if !table.indexes.is_empty() {
-        for cost in crate::index::costs(table, old, new) {
+        for cost in crate::index::propagate::costs(table, old, new) {
             let units = cost.units * factor;
             let global = cost.kind == crate::table::IndexKind::Global;
             if global {
+                // The index's units are spread evenly over the partitions its writes fall
+                // on, not each write's own units to its own partition: the model's
+                // simplification (a key change whose old and new entries round to different
+                // units charges each partition the average), kept as it was before the
+                // propagation seam so that runs replay unchanged.
                 let share = units / cost.hashes.len().max(1) as f64;
                 for h in &cost.hashes {
                     gsi_admissions.push((cost.index.clone(), *h, share));

@@ -303,6 +303,9 @@ pub struct Table {
     pub ttl_attribute: Option<String>,
     /// Changes on their way to global secondary indexes, in order.
     pub index_queue: std::collections::VecDeque<crate::index::Propagation>,
+    /// The piece that turns this table's writes into index writes (the world's
+    /// [`Pieces::index_propagator`](crate::seams::Pieces::index_propagator)).
+    pub propagator: crate::index::propagate::Propagator,
     /// The table's stream (kept for 24 hours after the stream is disabled).
     pub stream_log: Option<crate::stream::Stream>,
     /// TTL setting and the index of items by expiry.

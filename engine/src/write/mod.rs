@@ -121,7 +121,7 @@ pub(crate) fn apply(
     );
     table.ttl.on_write(&key, before, after);
     if !table.indexes.is_empty() {
-        let changes = crate::index::changes(table, before, after, current.as_ref());
+        let changes = crate::index::propagate::changes(table, before, current.as_ref());
         crate::index::apply_changes(
             table,
             changes,
@@ -172,14 +172,12 @@ pub(crate) fn check_item_collection(
     if lsis.is_empty() {
         return Ok(());
     }
-    let schema = table.schema();
     let footprint = |item: Option<&Item>| -> usize {
         item.map_or(0, |it| {
             item_size(it)
                 + lsis
                     .iter()
-                    .filter(|i| crate::index::entry_key(&i.store.schema, schema, it).is_some())
-                    .map(|i| item_size(&crate::index::project(i, schema, it)))
+                    .map(|i| crate::index::propagate::entry_size(i, table, it))
                     .sum::<usize>()
         })
     };
