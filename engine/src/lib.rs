@@ -16,7 +16,8 @@
 //!   │                     deletions, writes from another Region):
 //!   ▼  table::Store       route by hash of the partition key to one partition;
 //!                         the leader applies it, one follower acknowledges (quorum 2 of 3),
-//!                         the third follower gets it after a replication delay;
+//!                         the third follower gets it after a replication delay (the
+//!                         replication piece decides who, table::replication);
 //!                         then the TTL index, the indexes, the stream, the other Regions
 //! ```
 //!
@@ -27,7 +28,7 @@
 //! ## Where things are
 //!
 //! Each concept has its module, and its module's opening essay explains it: [`table`]
-//! (partitions, replicas, replication and splits), [`capacity`] (costs, admission,
+//! (partitions, replicas, quorum replication and splits), [`capacity`] (costs, admission,
 //! throttling), [`index`], [`stream`], [`ttl`], [`global`] (Regions and global tables),
 //! [`expr`] (expressions), [`value`] (items), [`write`](mod@write) (the write path every
 //! write takes). Dependencies point one way, downwards; a module never imports from a layer

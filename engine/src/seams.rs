@@ -1,10 +1,10 @@
 //! # Seams: the engine's inside, replaceable one piece at a time
 //!
 //! The Build-it track lets a learner write one piece of DynamoDB's inside — the partition
-//! router, a partition's admission bucket, the TTL sweeper, index propagation, … — and run
-//! real workloads through it. Each such piece is a trait, defined in the module that explains the concept
-//! (the trait's essay is the concept's essay), with the engine's own implementation as the
-//! default. [`Pieces`] holds one implementation of each; a world is built with the engine's
+//! router, a partition's admission bucket, the TTL sweeper, index propagation, quorum
+//! replication, … — and run real workloads through it. Each such piece is a trait, defined in
+//! the module that explains the concept (the trait's essay is the concept's essay), with the
+//! engine's own implementation as the default. [`Pieces`] holds one implementation of each; a world is built with the engine's
 //! pieces ([`World::new`](crate::World::new), [`World::with_config`](crate::World::with_config))
 //! or with others ([`World::with_pieces`](crate::World::with_pieces)).
 //!
@@ -27,6 +27,9 @@ pub use crate::index::propagate::{
     IndexKey, IndexPropagator, IndexShape, IndexWrite, KeyAttribute,
 };
 pub use crate::table::key::splitmix_finalize;
+pub use crate::table::replication::{
+    Az, Delivery, Draw, Group, QuorumReplication, ReplicaState, Replication, Unavailable,
+};
 pub use crate::table::router::{
     Collection, EngineRouter, HashRange, KeyBytes, PartitionRouter, Router, FNV_OFFSET, FNV_PRIME,
 };
@@ -50,6 +53,10 @@ pub struct Pieces {
     /// Index propagation ([`crate::index::propagate`]): the index writes one table write
     /// causes in one index — which entry goes, which comes, what it holds, its units.
     pub index_propagator: Arc<dyn IndexPropagator>,
+    /// Quorum replication ([`crate::table::replication`]): whether a partition takes a
+    /// write, which replicas the write goes to and when, which replica serves a read, who
+    /// leads after a failure. Default: [`QuorumReplication`].
+    pub replication: Arc<dyn Replication>,
 }
 
 impl Default for Pieces {
@@ -59,6 +66,7 @@ impl Default for Pieces {
             router: Arc::new(EngineRouter),
             ttl_sweeper: Arc::new(crate::ttl::sweep::EngineSweeper),
             index_propagator: Arc::new(crate::index::propagate::EnginePropagator),
+            replication: Arc::new(QuorumReplication),
         }
     }
 }
@@ -73,6 +81,12 @@ impl Pieces {
     /// These pieces with `propagator` as the index propagator.
     pub fn with_index_propagator(mut self, propagator: Arc<dyn IndexPropagator>) -> Pieces {
         self.index_propagator = propagator;
+        self
+    }
+
+    /// These pieces with `replication` as quorum replication.
+    pub fn with_replication(mut self, replication: Arc<dyn Replication>) -> Pieces {
+        self.replication = replication;
         self
     }
 }

@@ -60,6 +60,50 @@ fn with_two_azs_down_writes_fail_but_eventually_consistent_reads_are_served() {
 }
 
 #[test]
+fn with_the_leader_and_the_quorum_peer_lost_the_stale_replica_is_not_elected_alone() {
+    let (world, c) = app();
+    write(&c, "k", 1).unwrap();
+    world.settle();
+    let p = world.partition_of("app", &s("k")).unwrap();
+    let leader = world.leader_az("app", p).unwrap().unwrap();
+    let others: Vec<Az> = Az::ALL.into_iter().filter(|&az| az != leader).collect();
+    let (peer, stale) = (others[0], others[1]);
+    // The stale follower answers last, so the other one is the quorum peer of write 2.
+    world
+        .lag_replica("app", p, stale, Duration::from_secs(60))
+        .unwrap();
+    write(&c, "k", 2).unwrap();
+    world.fail_az(leader);
+    world.fail_az(peer);
+    world.advance(Duration::from_secs(5));
+    assert_eq!(
+        world.leader_az("app", p).unwrap(),
+        None,
+        "one replica of three is no majority: it cannot be elected"
+    );
+    let strong = c
+        .get_item()
+        .table_name("app")
+        .key("PK", s("k"))
+        .key("SK", s("v"))
+        .consistent_read(true)
+        .send();
+    assert!(
+        strong.is_err_and(|e| e.into_service_error().is_internal_server_error()),
+        "a strong read has no leader to serve it (rather than the stale value 1)"
+    );
+    let e = write(&c, "k", 3).unwrap_err();
+    assert!(e.to_string().contains("cannot reach a quorum"), "{e}");
+    world.heal_az(peer);
+    assert_eq!(
+        world.leader_az("app", p).unwrap(),
+        Some(peer),
+        "the replica with write 2"
+    );
+    assert_eq!(counter(&c, "k").as_deref(), Some("2"));
+}
+
+#[test]
 fn while_a_partition_elects_a_leader_writes_and_strong_reads_fail_then_recover() {
     let (world, c) = app();
     write(&c, "k", 1).unwrap();

@@ -153,7 +153,7 @@ pub fn run_due(
             let blocked = p.writes.iter().map(EntryWrite::key).any(|k| {
                 index
                     .store
-                    .check_writable(index.store.locate(k.hash))
+                    .check_writable(index.store.locate(k.hash), now_ms)
                     .is_err()
             });
             if blocked {

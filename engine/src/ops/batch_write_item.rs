@@ -222,7 +222,7 @@ pub(crate) fn execute(
             Planned::Delete(k) => (k, None),
         };
         let store = &table(state, &name)?.store;
-        let writable = store.check_writable(store.locate(key.hash));
+        let writable = store.check_writable(store.locate(key.hash), state.now_ms);
         let current = store.current(&key);
         let exists = current.is_some();
         let admitted =

@@ -34,6 +34,7 @@ use crate::types::{
     TableDescription, TableStatus,
 };
 use crate::world::{stream_label, State};
+use std::sync::Arc;
 
 /// The parameters of a CreateTable request.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -337,6 +338,7 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
     let mut index_names = BTreeSet::new();
     let mut total_included = 0;
     let mut indexes = Vec::new();
+    let replication = Arc::clone(&state.pieces.replication);
     let rng: &mut Rng = &mut state.rng;
     for gsi in &input.global_secondary_indexes {
         validate_name(&gsi.index_name, "indexName")?;
@@ -381,7 +383,7 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
             key_elements: gsi.key_schema.clone(),
             projection,
             throughput: gsi_throughput,
-            store: Store::new(index_schema, count, rng),
+            store: Store::new(index_schema, count, Arc::clone(&replication), rng),
             status: IndexStatus::Active,
             backfill_due_ms: None,
         });
@@ -416,7 +418,7 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
             key_elements: lsi.key_schema.clone(),
             projection,
             throughput: None,
-            store: Store::new(index_schema, 1, rng),
+            store: Store::new(index_schema, 1, Arc::clone(&replication), rng),
             status: IndexStatus::Active,
             backfill_due_ms: None,
         });
@@ -438,7 +440,7 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
         state.regions.here.as_str(),
     )?;
     let count = initial_partitions(throughput);
-    let store = Store::new(schema, count, rng);
+    let store = Store::new(schema, count, replication, rng);
     let stream_label = input
         .stream_specification
         .filter(|s| s.stream_enabled)

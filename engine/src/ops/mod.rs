@@ -269,7 +269,9 @@ pub(crate) fn wants_metrics(m: Option<crate::types::ReturnItemCollectionMetrics>
 /// Checks that the partition holding `key` can take a write now.
 pub(crate) fn check_writable(state: &State, table_name: &str, key: &StoreKey) -> Result<()> {
     let table = table(state, table_name)?;
-    table.store.check_writable(table.store.locate(key.hash))
+    table
+        .store
+        .check_writable(table.store.locate(key.hash), state.now_ms)
 }
 
 /// Admits a table write: the table partition's capacity for the item, and every global

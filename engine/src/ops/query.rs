@@ -364,7 +364,7 @@ pub(crate) fn run(
         None => (base_store, None),
     };
     let p = store.locate(hash);
-    let replica = store.read_replica(p, consistent, rng)?;
+    let replica = store.read_replica(p, consistent, now, rng)?;
     let data = store.partitions[p].replica_data(replica, now);
     let sk_name = store_schema.sk_name();
     let mut pager = Pager::new(

@@ -313,7 +313,7 @@ pub(crate) fn run(
         }
         touched += 1;
         hashes.push(store.partitions[p].start);
-        let replica = store.read_replica(p, consistent, rng)?;
+        let replica = store.read_replica(p, consistent, now, rng)?;
         let data = store.partitions[p].replica_data(replica, now);
         for (key, item) in walk(data, lo.clone(), hi.clone(), true) {
             if !pager.offer(key, item) {

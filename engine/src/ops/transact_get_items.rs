@@ -257,11 +257,18 @@ pub(crate) fn run(
     let mut reasons = Vec::with_capacity(n);
     let mut failed = false;
     for (name, key, projection) in reads {
-        let store = &table(state, &name)?.store;
+        table(state, &name)?;
+        // Strongly consistent: served by the replica the piece names for such a read (the
+        // leader), which must be there to serve it.
+        let now = state.now_ms;
+        let State { tables, rng, .. } = &mut *state;
+        let store = &mut tables.get_mut(&name).expect("checked above").store;
         let p = store.locate(key.hash);
-        // Strongly consistent: the leader must be there to serve it.
-        store.leader_of(p)?;
-        let found = store.current(&key).cloned();
+        let r = store.read_replica(p, true, now, rng)?;
+        let found = store.partitions[p]
+            .replica_data(r, now)
+            .get(&key)
+            .map(|s| s.item().clone());
         let units = read_units(found.as_ref().map_or(0, item_size), ReadKind::Transactional);
         if let Err(e) = state.admit_read(&name, key.hash, units) {
             failed = true;

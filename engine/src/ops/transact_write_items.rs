@@ -465,7 +465,9 @@ pub(crate) fn run(
                 "Transaction request cannot include multiple operations on one item",
             ));
         }
-        table.store.check_writable(table.store.locate(key.hash))?;
+        table
+            .store
+            .check_writable(table.store.locate(key.hash), state.now_ms)?;
         let current = table.store.current(&key);
         aggregate += current.map_or(0, item_size) + put_item.as_ref().map_or(0, item_size);
         let condition_ok = parsed

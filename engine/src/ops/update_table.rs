@@ -488,6 +488,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
 
     // Apply.
     let item_count = table.store.item_count() as u64;
+    let replication = std::sync::Arc::clone(&state.pieces.replication);
     let State { tables, rng, .. } = state;
     let table = tables.get_mut(&name).expect("checked above");
     if billing == BillingMode::PayPerRequest && table.billing_mode != billing {
@@ -514,7 +515,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
                 key_elements: gsi.key_schema,
                 projection,
                 throughput,
-                store: Store::new(schema, count, rng),
+                store: Store::new(schema, count, replication, rng),
                 status: IndexStatus::Creating,
                 backfill_due_ms: Some(now + backfill_ms),
             });

@@ -39,6 +39,7 @@ use crate::types::{
 use crate::value::Item;
 use key::{KeySchema, StoreKey};
 use partition::{Partition, Stored};
+use replication::{Delivery, Draw, Replication, Unavailable};
 use std::sync::Arc;
 
 /// A partitioned, replicated set of items under one key schema (a table's, or an index's).
@@ -56,6 +57,16 @@ pub struct Store {
     pub meter: TableMeter,
     /// Splits so far, in order: (parent partition id, child ids, simulated ms).
     pub splits: Vec<(u32, [u32; 2], u64)>,
+    /// The world's replication piece ([`crate::seams::Pieces::replication`]): every
+    /// partition of this store asks it whether to take a write, where the write goes, which
+    /// replica serves a read, who leads after a failure.
+    ///
+    /// Why the store holds it: writes reach a store from the write path, index
+    /// propagation, backfills and the TTL sweeper, reads from six operations, elections
+    /// from the background pass — each already holds the store, as it holds the schema that
+    /// carries the router. A piece passed beside the store would be one more argument in
+    /// each of those places.
+    pub replication: Arc<dyn Replication>,
 }
 
 /// Timing knobs the store needs on each write (a copy of the world's config).
@@ -66,8 +77,14 @@ pub struct ReplicationTiming {
 }
 
 impl Store {
-    /// A store split evenly into `count` partitions, each with a seeded leader.
-    pub fn new(schema: KeySchema, count: u32, rng: &mut Rng) -> Store {
+    /// A store split evenly into `count` partitions, each with a seeded leader, replicated
+    /// by `replication`.
+    pub fn new(
+        schema: KeySchema,
+        count: u32,
+        replication: Arc<dyn Replication>,
+        rng: &mut Rng,
+    ) -> Store {
         let count = count.max(1);
         let width = u64::MAX / u64::from(count);
         let mut partitions = Vec::with_capacity(count as usize);
@@ -90,6 +107,7 @@ impl Store {
             next_partition_id: count,
             meter: TableMeter::default(),
             splits: Vec::new(),
+            replication,
         }
     }
 
@@ -110,32 +128,31 @@ impl Store {
         self.partitions[self.locate(key.hash)].current_stored(key)
     }
 
-    /// The leader of partition `p`, or the retryable error of a partition holding an election.
-    pub fn leader_of(&self, p: usize) -> Result<usize> {
+    /// Picks the replica that serves a read of partition `p` (the piece's
+    /// [`Replication::serve_read`]): a strongly consistent read's, or an eventually
+    /// consistent one's. A replica that is down does not answer: the read gets a 500.
+    pub fn read_replica(
+        &self,
+        p: usize,
+        consistent: bool,
+        now_ms: u64,
+        rng: &mut Rng,
+    ) -> Result<usize> {
         let partition = &self.partitions[p];
-        partition.leader.ok_or_else(|| no_leader(partition.id))
-    }
-
-    /// Picks the replica that serves a read of partition `p`: the leader for a strongly
-    /// consistent read (an error while there is none), any live replica for an eventually
-    /// consistent one.
-    pub fn read_replica(&self, p: usize, consistent: bool, rng: &mut Rng) -> Result<usize> {
-        let partition = &self.partitions[p];
-        if consistent {
-            return self.leader_of(p);
-        }
-        let live: Vec<usize> = (0..partition.replicas.len())
-            .filter(|&i| partition.replicas[i].up)
-            .collect();
-        if live.is_empty() {
+        let group = partition.group(now_ms);
+        let az = self
+            .replication
+            .serve_read(&group, consistent, &mut Draw::new(rng))
+            .map_err(|why| why.exception(&group))?;
+        if !partition.replicas[az.index()].up {
             return Err(Exception::InternalServerError {
                 message: format!(
-                    "Internal server error (partition {} has no live replica)",
+                    "Internal server error (partition {}: the replica in {az} is down)",
                     partition.id
                 ),
             });
         }
-        Ok(live[rng.below(live.len() as u64) as usize])
+        Ok(az.index())
     }
 
     /// Reads one item as a strongly or eventually consistent read would see it.
@@ -147,30 +164,17 @@ impl Store {
         rng: &mut Rng,
     ) -> Result<Option<&Arc<Stored>>> {
         let p = self.locate(key.hash);
-        let r = self.read_replica(p, consistent, rng)?;
+        let r = self.read_replica(p, consistent, now_ms, rng)?;
         Ok(self.partitions[p].replica_data(r, now_ms).get(key))
     }
 
-    /// Checks that partition `p` can take a write now (a leader, and a follower to form a
-    /// quorum of two).
-    pub fn check_writable(&self, p: usize) -> Result<()> {
-        let partition = &self.partitions[p];
-        let leader = partition.leader.ok_or_else(|| no_leader(partition.id))?;
-        let peers = partition
-            .replicas
-            .iter()
-            .enumerate()
-            .filter(|(i, r)| *i != leader && r.up)
-            .count();
-        if peers == 0 {
-            return Err(Exception::InternalServerError {
-                message: format!(
-                    "Internal server error (partition {} cannot reach a write quorum: only 1 of 3 replicas is up)",
-                    partition.id
-                ),
-            });
-        }
-        Ok(())
+    /// Checks that partition `p` can take a write now (the piece's
+    /// [`Replication::accept_write`]: a leader, and a follower to form a quorum of two).
+    pub fn check_writable(&self, p: usize, now_ms: u64) -> Result<()> {
+        let group = self.partitions[p].group(now_ms);
+        self.replication
+            .accept_write(&group)
+            .map_err(|why: Unavailable| why.exception(&group))
     }
 
     /// Writes (or deletes, for `None`) an item through its partition's leader and returns the
@@ -187,7 +191,9 @@ impl Store {
     }
 
     /// [`Store::write`] of an item already stored elsewhere (an index entry that is the
-    /// whole item shares it with the table).
+    /// whole item shares it with the table). The piece places it
+    /// ([`Replication::replicate`]); then the replication delay to the followers that get
+    /// it later is drawn.
     pub fn write_stored(
         &mut self,
         key: StoreKey,
@@ -198,25 +204,17 @@ impl Store {
     ) -> Option<Arc<Stored>> {
         let p = self.locate(key.hash);
         let partition = &mut self.partitions[p];
-        let leader = partition.leader.unwrap_or(0);
-        // The quorum peer is the live follower that answers first: seeded among the live ones.
-        // (A replica made to lag answers last, so it is never the quorum peer while a
-        // faster one is up.)
-        let fastest = (0..partition.replicas.len())
-            .filter(|&i| i != leader && partition.replicas[i].up)
-            .map(|i| partition.replicas[i].extra_lag_ms)
-            .min();
-        let followers: Vec<usize> = (0..partition.replicas.len())
-            .filter(|&i| i != leader && partition.replicas[i].up)
-            .filter(|&i| Some(partition.replicas[i].extra_lag_ms) == fastest)
-            .collect();
-        let peer = if followers.is_empty() {
-            usize::MAX
-        } else {
-            followers[rng.below(followers.len() as u64) as usize]
-        };
+        // Writes are routed to partitions with a leader; the engine's own writes that must
+        // not wait (TTL deletions, backfills, index changes) go through the most advanced
+        // replica while there is none.
+        let leader = partition
+            .leader
+            .unwrap_or_else(|| partition.most_advanced());
+        let mut group = partition.group(now_ms);
+        group.leader = Some(replication::Az::ALL[leader]);
+        let plan: [Delivery; 3] = self.replication.replicate(&group, &mut Draw::new(rng));
         let delay = rng.between(timing.min_delay_ms, timing.max_delay_ms);
-        partition.replicate(key, item, now_ms, peer, delay)
+        partition.replicate(key, item, now_ms, leader, plan, delay)
     }
 
     /// Applies replication that has arrived by `now` on every replica.
@@ -248,12 +246,6 @@ impl Store {
 
     pub fn size_bytes(&self) -> usize {
         self.partitions.iter().map(|p| p.bytes).sum()
-    }
-}
-
-fn no_leader(id: u32) -> Exception {
-    Exception::InternalServerError {
-        message: format!("Internal server error (partition {id} is electing a new leader; retry)"),
     }
 }
 

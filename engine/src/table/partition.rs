@@ -1,11 +1,11 @@
-//! Partitions and their replicas.
+//! Partitions and their replicas: the storage.
 //!
 //! A partition owns a contiguous range of the hash space and is stored three times, once in
 //! each availability zone. One replica is the *leader*: it takes every write and serves
-//! strongly consistent reads. A write is *acknowledged* when two of the three replicas have
-//! it (the leader and the faster follower); the slower follower receives it after a seeded
-//! replication delay on the simulated clock. An eventually consistent read may be served by
-//! any replica — including the slow one, which is how a read can be stale.
+//! strongly consistent reads; the others follow. How a write is replicated, which replica
+//! serves a read and who leads after a failure are the replication piece's decisions
+//! ([`super::replication`], whose essay is the concept's); this file holds what they act
+//! on and carries their answers out.
 //!
 //! ```text
 //!            write ──▶ leader (AZ a) ──────────────▶ ack once 2 of 3 have it
@@ -22,6 +22,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::ops::Bound;
 
 use super::key::StoreKey;
+use super::replication::{Az, Delivery, Group, ReplicaState};
 use crate::capacity::admission::PartitionLoad;
 use std::sync::Arc;
 
@@ -263,53 +264,77 @@ impl Partition {
         best
     }
 
-    /// Writes `item` (or deletes, for `None`) through the leader. `quorum_peer` is the
-    /// follower that acknowledges with the leader; every other follower receives the entry
-    /// at `now + delay`. Returns the previous value.
+    /// The partition as the replication piece sees it at `now_ms`.
+    pub fn group(&self, now_ms: u64) -> Group {
+        let replica = |i: usize| {
+            let r = &self.replicas[i];
+            ReplicaState {
+                az: Az::ALL[i],
+                up: r.up,
+                applied: r.applied_seq,
+                in_flight: r.pending.len(),
+                lag_ms: r.extra_lag_ms,
+            }
+        };
+        Group {
+            partition: self.id,
+            now_ms,
+            leader: self.leader.map(|i| Az::ALL[i]),
+            last_seq: self.seq,
+            replicas: [replica(0), replica(1), replica(2)],
+        }
+    }
+
+    /// Writes `item` (or deletes, for `None`) through replica `leader`, carrying out the
+    /// piece's `plan` ([`super::replication::Replication::replicate`]): each `Ack` that
+    /// reaches a live follower applies now, each `Later` arrives at `now + delay` plus the
+    /// follower's lag. Returns the previous value.
     pub fn replicate(
         &mut self,
         key: StoreKey,
         item: Option<Arc<Stored>>,
         now_ms: u64,
-        quorum_peer: usize,
+        leader: usize,
+        plan: [Delivery; 3],
         slow_delay_ms: u64,
     ) -> Option<Arc<Stored>> {
-        // Writes are routed to partitions with a leader; index maintenance that must not be
-        // lost writes through the most advanced replica otherwise.
-        let leader = self.leader.unwrap_or_else(|| self.most_advanced());
         self.seq += 1;
         let seq = self.seq;
-        for i in 0..self.replicas.len() {
+        for (i, delivery) in plan.into_iter().enumerate() {
             if i == leader || !self.replicas[i].up {
-                // A replica that is down misses the message; it catches up from the leader
-                // when it comes back (see `anti_entropy`).
+                // A replica that is down misses the message, whatever the plan said; it
+                // catches up from the leader when it comes back (see `anti_entropy`).
                 continue;
             }
-            if i == quorum_peer {
-                // The quorum peer must hold every earlier entry before it can acknowledge
-                // this one: apply what is in flight, and copy from the leader if it missed
-                // entries while it was away.
-                self.replicas[i].flush();
-                if self.replicas[i].applied_seq + 1 != seq {
-                    self.sync_from_leader(i);
+            match delivery {
+                Delivery::Ack => {
+                    // A follower must hold every earlier entry before it can acknowledge
+                    // this one: apply what is in flight, and copy from the leader if it
+                    // missed entries while it was away.
+                    self.replicas[i].flush();
+                    if self.replicas[i].applied_seq + 1 != seq {
+                        self.sync_from(leader, i);
+                    }
+                    self.replicas[i].apply(Pending {
+                        due_ms: now_ms,
+                        seq,
+                        key: key.clone(),
+                        item: item.clone(),
+                    });
                 }
-                self.replicas[i].apply(Pending {
-                    due_ms: now_ms,
-                    seq,
-                    key: key.clone(),
-                    item: item.clone(),
-                });
-            } else {
-                let replica = &mut self.replicas[i];
-                // Entries arrive in log order: never before an earlier entry.
-                let earliest = replica.pending.back().map_or(0, |p| p.due_ms);
-                let due = (now_ms + slow_delay_ms + replica.extra_lag_ms).max(earliest);
-                replica.pending.push_back(Pending {
-                    due_ms: due,
-                    seq,
-                    key: key.clone(),
-                    item: item.clone(),
-                });
+                Delivery::Later => {
+                    let replica = &mut self.replicas[i];
+                    // Entries arrive in log order: never before an earlier entry.
+                    let earliest = replica.pending.back().map_or(0, |p| p.due_ms);
+                    let due = (now_ms + slow_delay_ms + replica.extra_lag_ms).max(earliest);
+                    replica.pending.push_back(Pending {
+                        due_ms: due,
+                        seq,
+                        key: key.clone(),
+                        item: item.clone(),
+                    });
+                }
+                Delivery::Skip => {}
             }
         }
         let leader_replica = &mut self.replicas[leader];
@@ -331,12 +356,18 @@ impl Partition {
     /// Copies the leader's data to replica `i` (a replica that missed log entries while it
     /// was down catches up from a snapshot rather than replaying what it never received).
     pub fn sync_from_leader(&mut self, i: usize) {
-        let Some(leader) = self.leader else { return };
-        if leader == i {
+        if let Some(leader) = self.leader {
+            self.sync_from(leader, i);
+        }
+    }
+
+    /// Copies replica `source`'s data to replica `i`.
+    fn sync_from(&mut self, source: usize, i: usize) {
+        if source == i {
             return;
         }
-        let data = self.replicas[leader].data.clone();
-        let seq = self.replicas[leader].applied_seq;
+        let data = self.replicas[source].data.clone();
+        let seq = self.replicas[source].applied_seq;
         let replica = &mut self.replicas[i];
         replica.data = data;
         replica.applied_seq = seq;

@@ -17,39 +17,20 @@
 //!
 //! While a partition has no leader, writes and strongly consistent reads fail with a
 //! retryable `InternalServerError`; eventually consistent reads are still served by the
-//! remaining replicas. With two of three replicas down no quorum can form: writes fail even
-//! once a leader is elected.
+//! remaining replicas. With two of three replicas down no quorum can form: writes fail, and a
+//! partition whose leader is among them elects nobody (an election needs a majority), so its
+//! strong reads fail too until an AZ heals. What each decision is — and who makes it — is in
+//! [`crate::table::replication`].
 
 use std::time::Duration;
 
 use super::World;
 use crate::error::{Exception, Result};
-use crate::table::partition::{Partition, AZ_NAMES};
+use crate::table::partition::Partition;
 use crate::table::Store;
 
-/// One of the three availability zones.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Az {
-    A,
-    B,
-    C,
-}
-
-impl Az {
-    pub const ALL: [Az; 3] = [Az::A, Az::B, Az::C];
-
-    pub fn index(self) -> usize {
-        match self {
-            Az::A => 0,
-            Az::B => 1,
-            Az::C => 2,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        AZ_NAMES[self.index()]
-    }
-}
+/// One of the three availability zones (defined with the replicas that live in them).
+pub use crate::table::replication::Az;
 
 fn stop_replica(p: &mut Partition, i: usize, now_ms: u64, timeout_ms: u64) {
     p.replicas[i].up = false;
