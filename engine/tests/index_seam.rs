@@ -324,7 +324,10 @@ fn workload(world: &World) -> Seen {
 
 /// The trace hash of `workload` on seed 7, recorded before index propagation moved behind the
 /// seam (on commit bbb6264): the engine's own piece must run it exactly as the inline code did.
-const TRACE_BEFORE_THE_SEAM: u64 = 8_193_627_839_812_493_604;
+// Re-pinned when issue 18's fidelity changes landed (tables born with full buckets — these
+// worlds keep empty ones, as when the pin was taken — and descriptions on the world's calendar
+// change what the trace hashes); the workload's counts, units and entries above are unchanged.
+const TRACE_BEFORE_THE_SEAM: u64 = 3_412_472_565_606_514_765;
 
 fn seen_before_the_seam() -> Seen {
     let named = |v: &[(&str, f64)]| v.iter().map(|(n, u)| (n.to_string(), *u)).collect();
@@ -353,7 +356,7 @@ fn seen_before_the_seam() -> Seen {
 
 #[test]
 fn the_engines_piece_runs_the_workload_exactly_as_before_the_seam() {
-    let world = World::new(7);
+    let world = common::world_with_empty_buckets(7);
     assert_eq!(workload(&world), seen_before_the_seam());
     assert_eq!(world.trace_hash(), TRACE_BEFORE_THE_SEAM);
 }
@@ -361,6 +364,7 @@ fn the_engines_piece_runs_the_workload_exactly_as_before_the_seam() {
 fn with_piece(piece: impl IndexPropagator + 'static) -> World {
     let config = WorldConfig {
         seed: 7,
+        new_table_buckets_full: false,
         ..WorldConfig::default()
     };
     World::with_pieces(
@@ -374,6 +378,7 @@ fn the_default_pieces_are_the_engines_own() {
     let explicit = World::with_pieces(
         WorldConfig {
             seed: 7,
+            new_table_buckets_full: false,
             ..WorldConfig::default()
         },
         Pieces::default(),
@@ -458,7 +463,7 @@ impl IndexPropagator for ForgetsTheOldEntry {
 
 #[test]
 fn a_piece_that_forgets_the_old_entry_leaves_stale_entries_behind() {
-    let engine = workload(&World::new(7));
+    let engine = workload(&common::world_with_empty_buckets(7));
     let stale = workload(&with_piece(ForgetsTheOldEntry));
     let count = |s: &Seen, name: &str| s.entries.iter().find(|(n, _)| n == name).unwrap().1;
     assert!(count(&stale, "by-status") > count(&engine, "by-status"));

@@ -220,23 +220,32 @@ fn workload(world: &World, seed: u64, steps: usize, single_az: bool) -> (u64, us
 /// bbb6264): (seed, one replica down at a time?, hash, writes acknowledged). The engine's
 /// own piece must run each exactly as the inline code did. (With two AZs down the engine
 /// now differs on purpose: a lone replica is not elected — see `world_replication.rs`.)
+// Re-pinned when issue 18's fidelity changes landed (tables born with full buckets — these
+// worlds keep empty ones, as when the pin was taken — and descriptions on the world's calendar
+// change what the trace hashes); the acknowledged-write counts are unchanged.
 const BEFORE_THE_SEAM: [(u64, bool, u64, usize); 3] = [
-    (11, true, 6_276_584_713_368_926_633, 123),
-    (12, true, 3_741_892_573_540_851_361, 133),
-    (21, true, 22_804_326_139_268_933, 172),
+    (11, true, 17239347969064194534, 123),
+    (12, true, 1525806540749524212, 133),
+    (21, true, 3219564299753834580, 172),
 ];
 
 #[test]
 fn the_engines_piece_runs_the_workloads_exactly_as_before_the_seam() {
     for (seed, single_az, hash, acked) in BEFORE_THE_SEAM {
         assert_eq!(
-            workload(&World::new(seed), seed, 400, single_az),
+            workload(
+                &common::world_with_empty_buckets(seed),
+                seed,
+                400,
+                single_az
+            ),
             (hash, acked),
             "seed {seed}"
         );
         let explicit = World::with_pieces(
             WorldConfig {
                 seed,
+                new_table_buckets_full: false,
                 ..WorldConfig::default()
             },
             Pieces::default().with_replication(Arc::new(QuorumReplication)),
@@ -283,6 +292,7 @@ fn every_decision_of_the_engine_goes_through_the_worlds_piece() {
     let world = World::with_pieces(
         WorldConfig {
             seed: 11,
+            new_table_buckets_full: false,
             ..WorldConfig::default()
         },
         Pieces::default().with_replication(counting.clone()),
@@ -349,6 +359,7 @@ fn world_with(seed: u64, piece: Arc<dyn Replication>) -> (World, Client) {
     let world = World::with_pieces(
         WorldConfig {
             seed,
+            new_table_buckets_full: false,
             ..WorldConfig::default()
         },
         Pieces::default().with_replication(piece),

@@ -67,7 +67,7 @@ fn put_until_throttled(c: &Client, key: impl Fn(usize) -> String) -> PutItemErro
 fn a_hot_key_on_a_big_provisioned_table_is_a_key_range_throttle() {
     // 40,000 WCU: forty times what one key asks. The partition holding it still serves
     // 1,000 WCU a second, and more capacity would change nothing.
-    let world = World::new(5);
+    let world = common::world_with_empty_buckets(5);
     let c = world.client();
     let arn = create(&c, Some(ProvisionedThroughput::new(1_000, 40_000)));
     let e = put_until_throttled(&c, |_| "post-1#likes".to_string());
@@ -90,7 +90,7 @@ fn a_hot_key_on_a_big_provisioned_table_is_a_key_range_throttle() {
 fn a_table_over_its_provisioned_rate_is_a_provisioned_throttle() {
     // 10 RCU on one partition, reads of ten different keys a second and more: no key is hot,
     // the table is short. Same exception as a hot key — only the reason differs.
-    let world = World::new(5);
+    let world = common::world_with_empty_buckets(5);
     let c = world.client();
     let arn = create(&c, Some(ProvisionedThroughput::new(10, 10)));
     let mut throttled = None;
@@ -124,7 +124,7 @@ fn a_table_over_its_provisioned_rate_is_a_provisioned_throttle() {
 fn a_gsi_short_of_write_capacity_throttles_table_writes_with_an_index_reason() {
     // The table has plenty; its index has 2 WCU. Every write that changes the index needs
     // the index's capacity too (back-pressure): the reason names the index, not the table.
-    let world = World::new(5);
+    let world = common::world_with_empty_buckets(5);
     let c = world.client();
     c.create_table()
         .table_name("tbl")
@@ -191,7 +191,7 @@ fn a_gsi_short_of_write_capacity_throttles_table_writes_with_an_index_reason() {
 fn a_hot_key_on_an_on_demand_table_is_a_key_range_throttle_too() {
     // On demand has no provisioned rate to exceed, and the partition ceiling still holds:
     // the exception is ThrottlingException, the reason the same key range.
-    let world = World::new(5);
+    let world = common::world_with_empty_buckets(5);
     let c = world.client();
     let arn = create(&c, None);
     let e = put_until_throttled(&c, |_| "post-1#likes".to_string());
@@ -212,6 +212,7 @@ fn on_demand_past_its_ramp_is_a_key_range_and_past_the_quota_an_account_limit() 
     let world = World::with_config(WorldConfig {
         seed: 5,
         partition_read_ceiling: 1e9,
+        new_table_buckets_full: false,
         ..WorldConfig::default()
     });
     let c = world.client();
@@ -274,7 +275,7 @@ fn on_demand_past_its_ramp_is_a_key_range_and_past_the_quota_an_account_limit() 
 fn a_batch_with_unprocessed_items_is_no_error_and_a_batch_with_nothing_done_has_reasons() {
     // Throttled items of a batch come back in UnprocessedItems: the call succeeded, there is
     // no exception and so no reason. Only a batch of which nothing could be written fails.
-    let world = World::new(13);
+    let world = common::world_with_empty_buckets(13);
     let c = world.client();
     let arn = create(&c, Some(ProvisionedThroughput::new(100, 5)));
     let batch = |from: usize| {
