@@ -659,8 +659,11 @@ pub struct Scene {
 impl Scene {
     /// Two worlds from `seed`, the `orders` table created in both.
     pub fn new(seed: u64, setup: Setup, workload: &str) -> Scene {
+        // Tables whose burst is spent (a fresh one is born with 300 s of it, which would
+        // hide an under-provisioned index for minutes).
         let config = WorldConfig {
             seed,
+            new_table_buckets_full: false,
             ..WorldConfig::default()
         };
         let log: Log = Arc::default();

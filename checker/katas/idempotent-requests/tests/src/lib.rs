@@ -429,10 +429,12 @@ fn a_failure_leaves_no_half_top_up(seed: u64) {
         let from = s.next_seq();
         let result = top_up(&s.client, &request, t0);
         let sent = s.requests_since(from);
-        let record = s.record(&request.idempotency_key);
-        // The outage ends: the stopped replicas come back and catch up.
+        // The outage ends: the stopped replicas come back and catch up. The record is read
+        // after it: with one replica of three up nobody leads (the engine's majority rule), so
+        // no read is served during the outage, and a refused write was never applied.
         s.world.heal_all();
         s.world.advance(Duration::from_secs(5));
+        let record = s.record(&request.idempotency_key);
         let after = s.balance(&card);
         let context = format!(
             "During {}, two of the three replicas of the {down}'s partition {stopped} were down \
