@@ -17,10 +17,18 @@
 //! The engine's own path goes through the same trait object as a learner's: the default is
 //! not a special case, so what a learner's piece replaces is exactly what the engine runs.
 //!
+//! A learner's piece must be the learner's: the Build-it katas' hidden tests wrap it in
+//! [`Learners`], and the engine's own pieces refuse to answer while a learner's piece of
+//! their seam runs, so a piece that delegates to the engine's fails with a message saying so
+//! ([`guard`]).
+//!
 //! Determinism holds across a seam: a piece gets the simulated time and whatever seeded
 //! randomness it needs as arguments; it never reads the wall clock.
 
 use std::sync::Arc;
+
+pub mod guard;
+pub use guard::Learners;
 
 pub use crate::capacity::admission::{Admission, Ask, Closing, Decision, Kind, Rate, TokenBucket};
 pub use crate::index::propagate::{
