@@ -227,6 +227,14 @@ fn hostile_submissions_score_zero_with_a_reason_and_harm_nobody() {
     // No /proc/self/mem, no token: its own answers are judged (one test counts keys only).
     expect("reads-own-memory", 1, "failed", "");
     expect("reads-instructor-tree", 4, "passed", "");
+    // The result channel is a descriptor no path of its root reaches: its forged streams
+    // (on every path it tried, and on stdout) are output, its own answers are judged.
+    assert!(applied(&g, "result channel"), "{:#}", g["isolation"]);
+    expect("writes-result-channel", 1, "failed", "");
+    assert!(
+        !report.contains("KATAS-HOSTILE-CHANNEL-OPENED"),
+        "a path to the result channel opened"
+    );
     expect("reads-other-learners", 4, "passed", "");
     expect("reads-environment", 4, "passed", "");
     // 1 GiB into TMPDIR: capped by the tmpfs, gone with the run, full marks for the answer.
@@ -244,7 +252,7 @@ fn hostile_submissions_score_zero_with_a_reason_and_harm_nobody() {
     expect("outlives-run", 4, "passed", "");
     std::thread::sleep(std::time::Duration::from_secs(5));
     assert!(!Path::new("/tmp/katas-hostile-outlives-run").exists());
-    assert_eq!(g["learners"].as_array().unwrap().len(), 28);
+    assert_eq!(g["learners"].as_array().unwrap().len(), 29);
 }
 
 #[test]

@@ -588,6 +588,7 @@ impl Grader<'_> {
             wrapper: self.isolation.wrapper(&tmp, &limits),
             build_timeout: Some(BUILD_TIMEOUT),
             build_wrapper: isolate::build_wrapper(),
+            results_fifo: self.isolation.results_fifo(&tmp),
             ..CheckOptions::default()
         };
         let src_dir = ws.join(kata.src_dir());
