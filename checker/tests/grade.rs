@@ -211,6 +211,7 @@ fn hostile_submissions_score_zero_with_a_reason_and_harm_nobody() {
     // What a run can see: not its own memory, not the instructor's tree, not other
     // learners, not the grader's environment.
     let leaks = [
+        "LEAKED-BUILD-ENV",
         "LEAKED-INSTRUCTOR-TREE",
         "LEAKED-STAGED",
         "LEAKED-ENV",
@@ -237,6 +238,13 @@ fn hostile_submissions_score_zero_with_a_reason_and_harm_nobody() {
     );
     expect("reads-other-learners", 4, "passed", "");
     expect("reads-environment", 4, "passed", "");
+    // option_env! at compile time, where the grader's environment is: refused from dep-info.
+    expect(
+        "reads-build-environment",
+        0,
+        "rejected",
+        "its compilation read the environment variable",
+    );
     // 1 GiB into TMPDIR: capped by the tmpfs, gone with the run, full marks for the answer.
     expect("fills-disk", 4, "passed", "");
     let fill = Command::new("find")
@@ -252,7 +260,7 @@ fn hostile_submissions_score_zero_with_a_reason_and_harm_nobody() {
     expect("outlives-run", 4, "passed", "");
     std::thread::sleep(std::time::Duration::from_secs(5));
     assert!(!Path::new("/tmp/katas-hostile-outlives-run").exists());
-    assert_eq!(g["learners"].as_array().unwrap().len(), 29);
+    assert_eq!(g["learners"].as_array().unwrap().len(), 30);
 }
 
 #[test]
