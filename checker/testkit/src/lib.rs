@@ -351,6 +351,23 @@ fn emit(mut event: Value) {
     let _ = out.flush();
 }
 
+/// Longest text of one field of a result event, bytes. The checker reads events as lines of
+/// at most 64 KiB; three fields of this size keep a result whole, so a 200,000-character
+/// panic message is still reported as the test's failure (cut), not lost as output.
+pub const EVENT_FIELD_MAX: usize = 16 * 1024;
+
+fn cut(mut text: String) -> String {
+    if text.len() > EVENT_FIELD_MAX {
+        let mut end = EVENT_FIELD_MAX;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+        text.push_str(" … (cut)");
+    }
+    text
+}
+
 fn panic_text(payload: &(dyn Any + Send)) -> Failure {
     if let Some(f) = payload.downcast_ref::<Failure>() {
         return f.clone();
@@ -449,9 +466,9 @@ pub fn run(tests: Vec<Test>) -> ! {
             "event": "result",
             "test": t.name,
             "passed": ok,
-            "message": (!ok).then_some(failure.message),
-            "expected": failure.expected,
-            "actual": failure.actual,
+            "message": (!ok).then(|| cut(failure.message)),
+            "expected": failure.expected.map(cut),
+            "actual": failure.actual.map(cut),
             "seed": seed,
             "location": location,
             "millis": u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
@@ -477,6 +494,15 @@ mod tests {
         assert_eq!(seeds[0], default_seed("a"));
         assert_eq!(seeds, default_seeds("a"));
         assert!(seeds[1] != seeds[0] && seeds[2] != seeds[1]);
+    }
+
+    #[test]
+    fn long_texts_are_cut_to_fit_an_event_line() {
+        let long = "é".repeat(EVENT_FIELD_MAX);
+        let c = cut(long);
+        assert!(c.len() <= EVENT_FIELD_MAX + " … (cut)".len(), "{}", c.len());
+        assert!(c.ends_with("(cut)"));
+        assert_eq!(cut("short".into()), "short");
     }
 
     #[test]
