@@ -51,14 +51,8 @@ pub fn main(kata: Kata) -> ! {
     install(kata);
     run(vec![
         seeded("the_lessons_order_is_one_shard_in_order", the_lessons_order),
-        seeded(
-            "a_split_closes_the_parent_and_opens_two_children",
-            a_split,
-        ),
-        seeded(
-            "each_iterator_type_starts_where_dynamodb_starts",
-            iterators,
-        ),
+        seeded("a_split_closes_the_parent_and_opens_two_children", a_split),
+        seeded("each_iterator_type_starts_where_dynamodb_starts", iterators),
         seeded("records_are_kept_for_24_hours_and_no_longer", retention),
         seeded("seeded_workloads_match_dynamodb", seeded_workloads),
     ]);
@@ -116,7 +110,10 @@ fn iterators(seed: u64) {
     let after_engine = read_each(&s.engine, &latest_engine);
     let after_yours = read_each(&s.yours, &latest_yours);
     for (partition, expected) in &after_engine {
-        let actual = after_yours.get(partition).cloned().unwrap_or(Ok(Vec::new()));
+        let actual = after_yours
+            .get(partition)
+            .cloned()
+            .unwrap_or(Ok(Vec::new()));
         if &actual != expected {
             fail(wrap(&format!(
                 "A LATEST iterator was taken on partition {partition}'s shard, then 6 more \
@@ -218,7 +215,8 @@ impl Scene {
 
     fn put(&self, key: &str, status: &str) {
         for w in self.worlds() {
-            let item = item! { "PK" => key, "SK" => "META", "status" => status, "pad" => "x".repeat(60) };
+            let item =
+                item! { "PK" => key, "SK" => "META", "status" => status, "pad" => "x".repeat(60) };
             w.client()
                 .put_item()
                 .table_name(TABLE)
@@ -339,9 +337,7 @@ impl Scene {
                     }
                 ));
             }
-            for (name, ei, yi) in [
-                ("LATEST", &e.latest, &y.latest),
-            ] {
+            for (name, ei, yi) in [("LATEST", &e.latest, &y.latest)] {
                 if ei != yi {
                     at(format!(
                         "a {name} iterator on partition {p}'s shard returns {} in DynamoDB's \
@@ -384,8 +380,18 @@ impl Scene {
                 let gone_y = y.records.first().is_none_or(|r| &r.0 != yf);
                 if gone_e && gone_y {
                     let (ea, ya) = (
-                        read(&self.engine, &e.id, ShardIteratorType::AtSequenceNumber, Some(ef)),
-                        read(&self.yours, &y.id, ShardIteratorType::AtSequenceNumber, Some(yf)),
+                        read(
+                            &self.engine,
+                            &e.id,
+                            ShardIteratorType::AtSequenceNumber,
+                            Some(ef),
+                        ),
+                        read(
+                            &self.yours,
+                            &y.id,
+                            ShardIteratorType::AtSequenceNumber,
+                            Some(yf),
+                        ),
                     );
                     if ea != ya {
                         at(format!(
@@ -454,7 +460,11 @@ struct ShardSeen {
 
 /// Every shard of the world's stream, by the partition it carries.
 fn observe(world: &World) -> BTreeMap<u32, ShardSeen> {
-    let info = world.tables().remove(0).stream.expect("the table has a stream");
+    let info = world
+        .tables()
+        .remove(0)
+        .stream
+        .expect("the table has a stream");
     let partition_of: BTreeMap<String, u32> = info
         .shards
         .iter()
@@ -466,7 +476,11 @@ fn observe(world: &World) -> BTreeMap<u32, ShardSeen> {
         .map(|s| (s.shard_id.clone(), s.records))
         .collect();
     let c = world.client();
-    let d = c.describe_stream().stream_arn(&info.arn).send().expect("DescribeStream");
+    let d = c
+        .describe_stream()
+        .stream_arn(&info.arn)
+        .send()
+        .expect("DescribeStream");
     let mut out = BTreeMap::new();
     for shard in d.stream_description().unwrap().shards() {
         let id = shard.shard_id().unwrap().to_string();
@@ -490,7 +504,14 @@ fn observe(world: &World) -> BTreeMap<u32, ShardSeen> {
             .collect();
         let after = records
             .iter()
-            .map(|(seq, _)| read(world, &id, ShardIteratorType::AfterSequenceNumber, Some(seq)))
+            .map(|(seq, _)| {
+                read(
+                    world,
+                    &id,
+                    ShardIteratorType::AfterSequenceNumber,
+                    Some(seq),
+                )
+            })
             .collect();
         out.insert(
             partition_of[&id],
