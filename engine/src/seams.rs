@@ -2,7 +2,7 @@
 //!
 //! The Build-it track lets a learner write one piece of DynamoDB's inside — the partition
 //! router, a partition's admission bucket, the TTL sweeper, index propagation, quorum
-//! replication, … — and run real workloads through it. Each such piece is a trait, defined in
+//! replication, stream shards — and run real workloads through it. Each such piece is a trait, defined in
 //! the module that explains the concept (the trait's essay is the concept's essay), with the
 //! engine's own implementation as the default. [`Pieces`] holds one implementation of each; a world is built with the engine's
 //! pieces ([`World::new`](crate::World::new), [`World::with_config`](crate::World::with_config))
@@ -34,6 +34,7 @@ pub use crate::capacity::admission::{Admission, Ask, Closing, Decision, Kind, Ra
 pub use crate::index::propagate::{
     IndexKey, IndexPropagator, IndexShape, IndexWrite, KeyAttribute,
 };
+pub use crate::stream::{Change, EngineShards, Position, Shard, Shards, StreamShards};
 pub use crate::table::key::splitmix_finalize;
 pub use crate::table::replication::{
     Az, Delivery, Draw, Group, QuorumReplication, ReplicaState, Replication, Unavailable,
@@ -65,6 +66,10 @@ pub struct Pieces {
     /// write, which replicas the write goes to and when, which replica serves a read, who
     /// leads after a failure. Default: [`QuorumReplication`].
     pub replication: Arc<dyn Replication>,
+    /// Stream shards ([`crate::stream::shards`]): which shard a change record goes to, its
+    /// sequence number, what a split does to the shard tree, which records retention drops,
+    /// where each kind of iterator starts. Default: [`EngineShards`].
+    pub stream_shards: Arc<dyn StreamShards>,
 }
 
 impl Default for Pieces {
@@ -75,6 +80,7 @@ impl Default for Pieces {
             ttl_sweeper: Arc::new(crate::ttl::sweep::EngineSweeper),
             index_propagator: Arc::new(crate::index::propagate::EnginePropagator),
             replication: Arc::new(QuorumReplication),
+            stream_shards: Arc::new(EngineShards),
         }
     }
 }
@@ -89,6 +95,12 @@ impl Pieces {
     /// These pieces with `propagator` as the index propagator.
     pub fn with_index_propagator(mut self, propagator: Arc<dyn IndexPropagator>) -> Pieces {
         self.index_propagator = propagator;
+        self
+    }
+
+    /// These pieces with `shards` as the stream-shards piece.
+    pub fn with_stream_shards(mut self, shards: Arc<dyn StreamShards>) -> Pieces {
+        self.stream_shards = shards;
         self
     }
 
