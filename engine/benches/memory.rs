@@ -108,7 +108,10 @@ fn main() {
         "| {:>9} | {:>11} | {:>14} | {:>15} | {:>14} |",
         "items", "request log", "raw bytes/item", "resident/item", "resident total"
     );
-    println!("|{:->11}|{:->13}|{:->16}|{:->17}|{:->16}|", "", "", "", "", "");
+    println!(
+        "|{:->11}|{:->13}|{:->16}|{:->17}|{:->16}|",
+        "", "", "", "", ""
+    );
     for n in LOADS.into_iter().filter(|n| only.is_none_or(|o| o == *n)) {
         for log in ["on", "off"] {
             let out = Command::new(&exe)
@@ -121,7 +124,10 @@ fn main() {
                 .filter_map(|f| f.parse().ok())
                 .collect();
             let [items, raw, resident] = fields[..] else {
-                panic!("row {n} {log} failed: {}", String::from_utf8_lossy(&out.stderr));
+                panic!(
+                    "row {n} {log} failed: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
             };
             println!(
                 "| {:>9} | {:>11} | {:>14.1} | {:>15.0} | {:>11.1} MB |",
