@@ -33,7 +33,8 @@
 //! The alternatives, measured in one interleaved run of `cargo bench --bench engine --
 //! query` (the README's benchmark section has the figures): keeping `Vec<HashMap<..>>` and
 //! copying (the copy cannot be made cheaper: the SDK's `AttributeValue` owns its strings);
-//! an element type that derefs to the map (`Vec<SharedItem>`), as fast as this one but
+//! an element type that derefs to the map (`Vec<SharedItem>`), the same work per item (one
+//! reference count; not measured separately) but
 //! `items.iter().map(|i| i.into())` and `extend(items().iter().cloned())` into a
 //! `Vec<HashMap<..>>` stop compiling; and a field that fills on first access, which Rust
 //! cannot express for a public field that a snippet moves out of
