@@ -16,9 +16,8 @@
 use std::process::Command;
 use std::time::Duration;
 
-use engine::types::{
-    AttributeDefinition, BillingMode, KeySchemaElement, KeyType, ScalarAttributeType,
-};
+mod common;
+
 use engine::{item, Item, World, WorldConfig};
 
 /// Items loaded per row.
@@ -60,16 +59,7 @@ fn measure(n: usize, log: bool) {
     }
     let world = World::with_config(config);
     let client = world.client();
-    client
-        .create_table()
-        .table_name("mem")
-        .attribute_definitions(AttributeDefinition::new("PK", ScalarAttributeType::S))
-        .attribute_definitions(AttributeDefinition::new("SK", ScalarAttributeType::S))
-        .key_schema(KeySchemaElement::new("PK", KeyType::Hash))
-        .key_schema(KeySchemaElement::new("SK", KeyType::Range))
-        .billing_mode(BillingMode::PayPerRequest)
-        .send()
-        .unwrap();
+    common::create_pk_sk_table(&client, "mem");
     let before = resident();
     let mut raw = 0;
     for i in 0..n {
