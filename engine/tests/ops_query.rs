@@ -810,6 +810,7 @@ fn a_pages_items_read_like_a_vec_of_maps_and_stay_as_read() {
     // A coercion to the SDK's slice type, and a slice method the page does not have itself.
     assert_eq!(numbers(page.items()), want);
     assert!(page.items().contains(&page.items()[1].clone()));
+    assert_eq!(numbers(&page.items()[..2]), [n("1"), n("2")]);
 
     // Overwritten afterwards: the page keeps the item it read.
     put(

@@ -21,7 +21,7 @@
 //! - `for item in items`, `into_iter()`, `to_vec()`, `.cloned()` and `from_items(items)` give
 //!   owned maps, copied one by one as they are taken, as with the SDK they were copied when
 //!   the page arrived.
-//! - Any other slice method (`windows`, `contains`, `iter().rev()` aside) goes through
+//! - Any other slice method (`windows`, `contains`, a sub-slice `&items[..n]`) goes through
 //!   `Deref<Target = [HashMap<..>]>`, which copies the page once, on first use, and keeps the
 //!   copy; `DerefMut` (`sort_by`, `swap`) does the same and keeps only the copy. So do
 //!   coercions to `&[HashMap<..>]` and `Option::as_deref`.
@@ -261,6 +261,27 @@ impl Index<usize> for Items {
         }
     }
 }
+
+/// A sub-slice (`&items[..n]`): the page copied once into owned maps, like the other slice
+/// methods.
+macro_rules! range_index {
+    ($($range:ty),*) => {$(
+        impl Index<$range> for Items {
+            type Output = [Item];
+            fn index(&self, range: $range) -> &[Item] {
+                &self.slice()[range]
+            }
+        }
+    )*};
+}
+range_index!(
+    std::ops::Range<usize>,
+    std::ops::RangeTo<usize>,
+    std::ops::RangeFrom<usize>,
+    std::ops::RangeFull,
+    std::ops::RangeInclusive<usize>,
+    std::ops::RangeToInclusive<usize>
+);
 
 /// Every other slice method: the page copied once into owned maps (see the module's essay).
 impl Deref for Items {
