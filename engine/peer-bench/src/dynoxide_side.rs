@@ -141,17 +141,7 @@ impl DynoxideSide {
 impl Side for DynoxideSide {
     fn load() -> DynoxideSide {
         let side = DynoxideSide::empty();
-        for k in 0..USERS {
-            side.put("bench", user(k, 0));
-        }
-        for c in 0..FEEDS {
-            for p in 0..POSTS {
-                side.put("bench", post(c, p));
-            }
-        }
-        for k in 0..SCAN_ITEMS {
-            side.put("scan", scan_item(k));
-        }
+        data_set(|table, item| side.put(table, item));
         side
     }
 

@@ -122,26 +122,14 @@ impl EngineSide {
         self.world.settle();
     }
 
-    fn get_user(&self, k: usize) -> Option<Row> {
-        let out = self
-            .client
-            .get_item()
-            .table_name("bench")
-            .key("PK", s(user_pk(k)))
-            .key("SK", s(PROFILE))
-            .consistent_read(true)
-            .send()
-            .unwrap();
-        out.item().map(ToRow::to_row)
-    }
-
-    fn get_batch_item(&self, pk: String) -> Option<Row> {
+    /// The item `pk` / `sk` of table `bench`, read strongly.
+    fn get(&self, pk: String, sk: &str) -> Option<Row> {
         let out = self
             .client
             .get_item()
             .table_name("bench")
             .key("PK", s(pk))
-            .key("SK", s("ITEM"))
+            .key("SK", s(sk))
             .consistent_read(true)
             .send()
             .unwrap();
@@ -166,17 +154,7 @@ impl EngineSide {
 impl Side for EngineSide {
     fn load() -> EngineSide {
         let mut side = EngineSide::empty(WorldConfig::default());
-        for k in 0..USERS {
-            side.put("bench", user(k, 0));
-        }
-        for c in 0..FEEDS {
-            for p in 0..POSTS {
-                side.put("bench", post(c, p));
-            }
-        }
-        for k in 0..SCAN_ITEMS {
-            side.put("scan", scan_item(k));
-        }
+        data_set(|table, item| side.put(table, item));
         side.settle();
         side
     }
@@ -207,7 +185,7 @@ impl Side for EngineSide {
                     .send()
                     .unwrap();
                 self.versions[k] = v + 1;
-                probe.then(|| Seen::one(self.get_user(k)))
+                probe.then(|| Seen::one(self.get(user_pk(k), PROFILE)))
             }
             Workload::Update => {
                 let k = i % USERS;
@@ -220,7 +198,7 @@ impl Side for EngineSide {
                     .expression_attribute_values(":one", n(1))
                     .send()
                     .unwrap();
-                probe.then(|| Seen::one(self.get_user(k)))
+                probe.then(|| Seen::one(self.get(user_pk(k), PROFILE)))
             }
             Workload::Query => {
                 let out = self
@@ -255,7 +233,7 @@ impl Side for EngineSide {
                     .unwrap();
                 let unprocessed = out.unprocessed_items().map_or(0, HashMap::len);
                 assert_eq!(unprocessed, 0, "the engine throttled a batch");
-                probe.then(|| Seen::one(self.get_batch_item(batch_pk(i, BATCH_WRITES - 1))))
+                probe.then(|| Seen::one(self.get(batch_pk(i, BATCH_WRITES - 1), "ITEM")))
             }
             Workload::Scan => {
                 let out = self

@@ -226,6 +226,21 @@ pub fn memory_item<A: Attrs>(k: usize) -> A {
         .s("bio", "x".repeat(45))
 }
 
+/// Every item of the data set (the module's table) before any timing, as `put(table, item)`.
+pub fn data_set<A: Attrs>(mut put: impl FnMut(&str, A)) {
+    for k in 0..USERS {
+        put("bench", user(k, 0));
+    }
+    for c in 0..FEEDS {
+        for p in 0..POSTS {
+            put("bench", post(c, p));
+        }
+    }
+    for k in 0..SCAN_ITEMS {
+        put("scan", scan_item(k));
+    }
+}
+
 /// Sorted by key attributes, for results whose order the stores do not share.
 pub fn sorted(mut rows: Vec<Row>) -> Vec<Row> {
     rows.sort_by(|a, b| (a.get("PK"), a.get("SK")).cmp(&(b.get("PK"), b.get("SK"))));
