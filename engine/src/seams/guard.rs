@@ -57,6 +57,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::capacity::admission::{Admission, Ask, Closing, Decision};
 use crate::index::propagate::{IndexPropagator, IndexShape, IndexWrite};
+use crate::stream::{Change, Position, Shard, Shards, StreamShards};
 use crate::table::replication::{Az, Delivery, Draw, Group, Replication, Unavailable};
 use crate::table::router::{Collection, HashRange, KeyBytes, PartitionRouter};
 use crate::ttl::sweep::{Sweep, TtlSweeper};
@@ -135,6 +136,8 @@ pub static TTL_SWEEPER: Mark = Mark::new("TTL sweeper", "the TTL sweeper");
 pub static INDEX_PROPAGATOR: Mark = Mark::new("index propagator", "index propagation");
 /// Quorum replication's mark (`QuorumReplication`).
 pub static REPLICATION: Mark = Mark::new("QuorumReplication", "quorum replication");
+/// The stream shards' mark (`EngineShards`).
+pub static STREAM_SHARDS: Mark = Mark::new("EngineShards", "the stream's shards");
 
 /// A seam's trait object type, and the mark its learner's piece holds.
 pub trait Seam {
@@ -165,6 +168,11 @@ impl Seam for dyn IndexPropagator {
 impl Seam for dyn Replication {
     fn mark() -> &'static Mark {
         &REPLICATION
+    }
+}
+impl Seam for dyn StreamShards {
+    fn mark() -> &'static Mark {
+        &STREAM_SHARDS
     }
 }
 
@@ -279,6 +287,28 @@ impl Replication for Learners<dyn Replication> {
 
     fn elect(&self, group: &Group, draw: &mut Draw<'_>) -> Option<Az> {
         self.hold(|p| p.elect(group, draw))
+    }
+}
+
+impl StreamShards for Learners<dyn StreamShards> {
+    fn open_stream(&self, shards: &mut Shards<'_>, partitions: &[u32]) {
+        self.hold(|p| p.open_stream(shards, partitions))
+    }
+
+    fn append(&self, shards: &mut Shards<'_>, partition: u32, change: Change) {
+        self.hold(|p| p.append(shards, partition, change))
+    }
+
+    fn split(&self, shards: &mut Shards<'_>, parent: u32, children: [u32; 2]) {
+        self.hold(|p| p.split(shards, parent, children))
+    }
+
+    fn trim(&self, shard: &Shard, now_ms: u64, retention_ms: u64) -> usize {
+        self.hold(|p| p.trim(shard, now_ms, retention_ms))
+    }
+
+    fn iterator_start(&self, shard: &Shard, next_sequence: u64, position: Position) -> u64 {
+        self.hold(|p| p.iterator_start(shard, next_sequence, position))
     }
 }
 

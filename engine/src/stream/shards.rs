@@ -246,6 +246,7 @@ fn open_shard_of(shards: &Shards<'_>, partition: u32) -> Option<usize> {
 
 impl StreamShards for EngineShards {
     fn open_stream(&self, shards: &mut Shards<'_>, partitions: &[u32]) {
+        crate::seams::guard::STREAM_SHARDS.refuse();
         for &p in partitions {
             let start = shards.next_sequence();
             shards.open(p, None, start);
@@ -253,6 +254,7 @@ impl StreamShards for EngineShards {
     }
 
     fn append(&self, shards: &mut Shards<'_>, partition: u32, change: Change) {
+        crate::seams::guard::STREAM_SHARDS.refuse();
         // One counter for the whole stream: numbers increase across shards too, so a
         // child's records are numbered above its parent's.
         let seq = shards.next_sequence();
@@ -263,6 +265,7 @@ impl StreamShards for EngineShards {
     }
 
     fn split(&self, shards: &mut Shards<'_>, parent: u32, children: [u32; 2]) {
+        crate::seams::guard::STREAM_SHARDS.refuse();
         let next = shards.next_sequence();
         let closed = open_shard_of(shards, parent);
         if let Some(p) = closed {
@@ -277,11 +280,13 @@ impl StreamShards for EngineShards {
     }
 
     fn trim(&self, shard: &Shard, now_ms: u64, retention_ms: u64) -> usize {
+        crate::seams::guard::STREAM_SHARDS.refuse();
         let horizon = now_ms.saturating_sub(retention_ms);
         shard.records.partition_point(|(_, at, _)| *at < horizon)
     }
 
     fn iterator_start(&self, shard: &Shard, next_sequence: u64, position: Position) -> u64 {
+        crate::seams::guard::STREAM_SHARDS.refuse();
         match position {
             Position::TrimHorizon => shard.trimmed_before.max(shard.starting_sequence_number),
             Position::Latest => shard

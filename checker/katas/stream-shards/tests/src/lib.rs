@@ -32,7 +32,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use engine::seams::Pieces;
+use engine::seams::{Learners, Pieces};
 use engine::types::{
     AttributeDefinition, BillingMode, KeySchemaElement, KeyType, Record, ScalarAttributeType,
     ShardIteratorType, StreamSpecification, StreamViewType,
@@ -197,7 +197,7 @@ fn config(seed: u64) -> WorldConfig {
 impl Scene {
     fn new(seed: u64) -> Scene {
         let engine = World::with_config(config(seed));
-        let piece: Arc<dyn StreamShards> = Arc::from(learner::stream_shards());
+        let piece: Arc<dyn StreamShards> = Arc::new(Learners::new(learner::stream_shards));
         let yours = World::with_pieces(config(seed), Pieces::default().with_stream_shards(piece));
         for w in [&engine, &yours] {
             create(&w.client());
