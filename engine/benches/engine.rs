@@ -406,7 +406,11 @@ fn main() {
         let start = Clock::now();
         iworld.advance(Duration::from_secs(30 * 24 * 3600));
         let cpu = start.elapsed();
-        idle = Some((cpu, partitions, delivered.load(std::sync::atomic::Ordering::Relaxed)));
+        idle = Some((
+            cpu,
+            partitions,
+            delivered.load(std::sync::atomic::Ordering::Relaxed),
+        ));
     }
 
     if wanted("btreemap") {
@@ -538,7 +542,9 @@ fn busy_hour(label: &'static str, stream: bool, consumer: bool) -> Hour {
             client
                 .put_item()
                 .table_name("hour")
-                .set_item(Some(item! { "PK" => format!("K#{}", n % 100_000), "v" => n }))
+                .set_item(Some(
+                    item! { "PK" => format!("K#{}", n % 100_000), "v" => n },
+                ))
                 .send()
                 .unwrap();
             n += 1;

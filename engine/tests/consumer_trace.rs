@@ -252,7 +252,10 @@ fn failures_and_redelivery() -> String {
         )
         .unwrap();
     for i in 0..90u64 {
-        put(&c, item! { "PK" => format!("P{}", i % 4), "SK" => format!("{i}"), "n" => i });
+        put(
+            &c,
+            item! { "PK" => format!("P{}", i % 4), "SK" => format!("{i}"), "n" => i },
+        );
         if i % 9 == 0 {
             world.advance(Duration::from_millis(211 * (i % 5 + 1)));
         }
@@ -267,12 +270,57 @@ fn failures_and_redelivery() -> String {
     format!("{text}{stats:?}\nhash {}\n", world.trace_hash())
 }
 
+/// An item that becomes deletable in a sweep interval the sweeper already swept (with
+/// nothing to delete then), and a write later in that interval: the item must wait for the
+/// next interval, as it did when the clock stopped at every poll.
+fn a_sweep_interval_already_swept() -> String {
+    let world = World::with_config(WorldConfig {
+        seed: 2,
+        ttl_sweep_interval_s: 600,
+        ttl_delete_delay_s: 0,
+        ..WorldConfig::default()
+    });
+    let c = world.client();
+    stream_table(&c, "app");
+    c.update_time_to_live()
+        .table_name("app")
+        .time_to_live_specification(TimeToLiveSpecification::new(true, "expires"))
+        .send()
+        .unwrap();
+    let trace: Trace = Arc::default();
+    let (w, t) = (world.clone(), trace.clone());
+    world
+        .subscribe(
+            "app",
+            EventSourceMapping::default(),
+            move |batch: &[Record]| {
+                note(&w, &t, "swept", batch);
+                Ok::<(), String>(())
+            },
+        )
+        .unwrap();
+    let start = world.epoch_seconds();
+    put(
+        &c,
+        item! { "PK" => "X", "SK" => "s", "n" => 1, "expires" => start + 900 },
+    );
+    world.advance(Duration::from_secs(1_000));
+    put(&c, item! { "PK" => "Y", "SK" => "s", "n" => 2 });
+    world.advance(Duration::from_secs(1_000));
+    let text = trace.lock().unwrap().clone();
+    format!("{text}hash {}\n", world.trace_hash())
+}
+
 #[test]
 fn what_consumers_observe_is_pinned() {
     let scenes = [
         ("splits_and_a_view", splits_and_a_view()),
         ("ttl_sweeps", ttl_sweeps()),
         ("failures_and_redelivery", failures_and_redelivery()),
+        (
+            "a_sweep_interval_already_swept",
+            a_sweep_interval_already_swept(),
+        ),
     ];
     if let Some(dir) = std::env::var_os("KATAS_TRACE_DIR") {
         for (name, text) in &scenes {
@@ -287,6 +335,7 @@ fn what_consumers_observe_is_pinned() {
         ("splits_and_a_view", 396, 4028730982427110159),
         ("ttl_sweeps", 88, 15573154287597441233),
         ("failures_and_redelivery", 161, 8236168648285634688),
+        ("a_sweep_interval_already_swept", 4, 11561335384725302853),
     ];
     assert_eq!(
         got, pinned,
