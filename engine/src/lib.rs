@@ -101,7 +101,9 @@
 //!
 //! Known differences, each for a stated reason: `GetItemOutput`'s item is read through its
 //! accessor `item()` (or `into_item()`, owned) only, not also a public field (a field would
-//! copy every item read; see [`operation::get_item::GetItemOutput`]); the SDK's
+//! copy every item read; see [`operation::get_item::GetItemOutput`]); a Query or Scan page's
+//! `items` field is an [`Items`] where the SDK has a `Vec<HashMap<..>>` (it shares the stored
+//! items and reads like the `Vec`, whose type only code naming it meets; `ops/items.rs`); the SDK's
 //! `ProvisionedThroughput` and enums such as `KeyType` are `Clone` only, the engine's are also
 //! `Copy` (SDK code that clones them compiles, clippy calls the clone redundant); and a new
 //! table is `ACTIVE` at once unless the world says otherwise
@@ -156,6 +158,7 @@ pub mod write;
 
 pub use client::Client;
 pub use error::{CancellationReason, Error};
+pub use ops::items::Items;
 
 /// Not part of the SDK: a result whose error is the service-wide [`Error`], into which every
 /// `send()`'s error converts with `?`.

@@ -489,6 +489,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
     // Apply.
     let item_count = table.store.item_count() as u64;
     let replication = std::sync::Arc::clone(&state.pieces.replication);
+    let stream_shards = std::sync::Arc::clone(&state.pieces.stream_shards);
     let State { tables, rng, .. } = state;
     let table = tables.get_mut(&name).expect("checked above");
     if billing == BillingMode::PayPerRequest && table.billing_mode != billing {
@@ -545,6 +546,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
                 view,
                 &partitions,
                 now,
+                stream_shards.clone(),
             ));
             table.stream_label = Some(label);
         } else {
@@ -568,6 +570,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
             StreamViewType::NewAndOldImages,
             &partitions,
             now,
+            stream_shards.clone(),
         ));
         table.stream_label = Some(label);
     }
