@@ -411,17 +411,7 @@ fn main() {
             .send()
             .unwrap();
         let delivered = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
-        let seen = delivered.clone();
-        iworld
-            .subscribe(
-                "idle",
-                engine::types::EventSourceMapping::default(),
-                move |batch: &[engine::types::Record]| {
-                    seen.fetch_add(batch.len() as u64, std::sync::atomic::Ordering::Relaxed);
-                    Ok::<(), String>(())
-                },
-            )
-            .unwrap();
+        count_records(&iworld, "idle", &delivered);
         iworld.settle();
         let start = Clock::now();
         iworld.advance(Duration::from_secs(30 * 24 * 3600));
@@ -534,6 +524,26 @@ fn provisioned_table(client: &Client, name: &str, wcu: i64, stream: bool) {
         .unwrap();
 }
 
+/// Subscribes a consumer (default settings) to `table`'s stream that counts the records
+/// it is handed in `delivered`.
+fn count_records(
+    world: &World,
+    table: &str,
+    delivered: &std::sync::Arc<std::sync::atomic::AtomicU64>,
+) {
+    let seen = delivered.clone();
+    world
+        .subscribe(
+            table,
+            engine::types::EventSourceMapping::default(),
+            move |batch: &[engine::types::Record]| {
+                seen.fetch_add(batch.len() as u64, std::sync::atomic::Ordering::Relaxed);
+                Ok::<(), String>(())
+            },
+        )
+        .unwrap();
+}
+
 /// One simulated hour of 1,000 writes/s on a 10-partition provisioned table, its stream
 /// read by a consumer if `consumer`. Timed by [`Clock`] (the thread's CPU time).
 fn busy_hour(label: &'static str, stream: bool, consumer: bool) -> Hour {
@@ -543,17 +553,7 @@ fn busy_hour(label: &'static str, stream: bool, consumer: bool) -> Hour {
     let partitions = world.partitions("hour").unwrap().len();
     let delivered = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
     if consumer {
-        let seen = delivered.clone();
-        world
-            .subscribe(
-                "hour",
-                engine::types::EventSourceMapping::default(),
-                move |batch: &[engine::types::Record]| {
-                    seen.fetch_add(batch.len() as u64, std::sync::atomic::Ordering::Relaxed);
-                    Ok::<(), String>(())
-                },
-            )
-            .unwrap();
+        count_records(&world, "hour", &delivered);
     }
     let start = Clock::now();
     let mut n = 0u64;
