@@ -383,38 +383,44 @@ fn main() {
         ));
     }
 
-    let mut hour = None;
+    let mut hours = Vec::new();
     if wanted("hour") {
-        // One simulated hour of 1,000 writes/s on a 10-partition provisioned table.
-        let hworld = World::new(7);
-        let hclient = hworld.client();
-        hclient
-            .create_table()
-            .table_name("hour")
-            .attribute_definitions(AttributeDefinition::new("PK", ScalarAttributeType::S))
-            .key_schema(KeySchemaElement::new("PK", KeyType::Hash))
-            .provisioned_throughput(ProvisionedThroughput::new(1, 9_990))
+        // One simulated hour of 1,000 writes/s on a 10-partition provisioned table: plain,
+        // with a stream, and with a stream read by one consumer (the consumer's polls and
+        // deliveries are the difference between the last two).
+        for (label, stream, consumer) in [
+            ("no stream", false, false),
+            ("stream, no consumer", true, false),
+            ("stream, one consumer", true, true),
+        ] {
+            hours.push(busy_hour(label, stream, consumer));
+        }
+    }
+
+    let mut idle = None;
+    if wanted("idle") {
+        // 30 simulated days of nothing on a 100-partition table whose stream has a consumer.
+        let iworld = World::new(8);
+        let iclient = iworld.client();
+        provisioned_table(&iclient, "idle", 99_990, true);
+        let partitions = iworld.partitions("idle").unwrap().len();
+        iclient
+            .put_item()
+            .table_name("idle")
+            .set_item(Some(item! { "PK" => "K#0", "v" => 0 }))
             .send()
             .unwrap();
-        let partitions = hworld.partitions("hour").unwrap().len();
-        let start = Instant::now();
-        let mut n = 0u64;
-        for _second in 0..3600 {
-            for _ in 0..1000 {
-                hclient
-                    .put_item()
-                    .table_name("hour")
-                    .set_item(Some(
-                        item! { "PK" => format!("K#{}", n % 100_000), "v" => n },
-                    ))
-                    .send()
-                    .unwrap();
-                n += 1;
-            }
-            hworld.advance(Duration::from_secs(1));
-        }
-        let wall = start.elapsed();
-        hour = Some((wall, partitions, n, hworld.request_totals().throttled));
+        let delivered = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        count_records(&iworld, "idle", &delivered);
+        iworld.settle();
+        let start = Clock::now();
+        iworld.advance(Duration::from_secs(30 * 24 * 3600));
+        let cpu = start.elapsed();
+        idle = Some((
+            cpu,
+            partitions,
+            delivered.load(std::sync::atomic::Ordering::Relaxed),
+        ));
     }
 
     if wanted("btreemap") {
@@ -449,13 +455,33 @@ fn main() {
         "operation", "ops/s", "target", "met"
     );
     println!("|{:-<40}|{:->14}|{:->12}|{:->6}|", "", "", "", "");
-    if let Some((wall, partitions, writes, throttled)) = hour {
-        println!();
+    for h in &hours {
         println!(
-            "one simulated hour of 1,000 writes/s ({writes} PutItem, {partitions} partitions, {throttled} throttled): {:.1} s wall (target < 30 s: {})",
-            wall.as_secs_f64(),
-            if wall.as_secs_f64() < 30.0 { "met" } else { "NOT met" }
+            "one simulated hour of 1,000 writes/s, {} ({} PutItem, {} partitions, {} throttled, {} records delivered): {:.2} s (target < 30 s: {})",
+            h.label,
+            h.writes,
+            h.partitions,
+            h.throttled,
+            h.delivered,
+            h.time.as_secs_f64(),
+            if h.time.as_secs_f64() < 30.0 { "met" } else { "NOT met" }
         );
+    }
+    if let [.., without, with] = hours.as_slice() {
+        let ratio = with.time.as_secs_f64() / without.time.as_secs_f64();
+        println!(
+            "the hour with a consumer / without: {ratio:.2}x (target <= 1.2x: {})",
+            if ratio <= 1.2 { "met" } else { "NOT met" }
+        );
+    }
+    if let Some((time, partitions, delivered)) = idle {
+        println!(
+            "30 idle simulated days, {partitions} partitions, one consumer ({delivered} records delivered): {:.3} s",
+            time.as_secs_f64()
+        );
+    }
+    if !hours.is_empty() || idle.is_some() {
+        println!();
     }
     for row in &rows {
         let (target, met) = match row.target {
@@ -469,6 +495,90 @@ fn main() {
             target,
             met
         );
+    }
+}
+
+/// One busy simulated hour's figures.
+struct Hour {
+    label: &'static str,
+    time: Duration,
+    partitions: usize,
+    writes: u64,
+    throttled: u64,
+    delivered: u64,
+}
+
+/// A provisioned table `name` keyed by `PK` (S) with `wcu` write units (a partition per
+/// 1,000), and a stream of new images if `stream`.
+fn provisioned_table(client: &Client, name: &str, wcu: i64, stream: bool) {
+    client
+        .create_table()
+        .table_name(name)
+        .attribute_definitions(AttributeDefinition::new("PK", ScalarAttributeType::S))
+        .key_schema(KeySchemaElement::new("PK", KeyType::Hash))
+        .provisioned_throughput(ProvisionedThroughput::new(1, wcu))
+        .set_stream_specification(
+            stream.then(|| StreamSpecification::enabled(StreamViewType::NewImage)),
+        )
+        .send()
+        .unwrap();
+}
+
+/// Subscribes a consumer (default settings) to `table`'s stream that counts the records
+/// it is handed in `delivered`.
+fn count_records(
+    world: &World,
+    table: &str,
+    delivered: &std::sync::Arc<std::sync::atomic::AtomicU64>,
+) {
+    let seen = delivered.clone();
+    world
+        .subscribe(
+            table,
+            engine::types::EventSourceMapping::default(),
+            move |batch: &[engine::types::Record]| {
+                seen.fetch_add(batch.len() as u64, std::sync::atomic::Ordering::Relaxed);
+                Ok::<(), String>(())
+            },
+        )
+        .unwrap();
+}
+
+/// One simulated hour of 1,000 writes/s on a 10-partition provisioned table, its stream
+/// read by a consumer if `consumer`. Timed by [`Clock`] (the thread's CPU time).
+fn busy_hour(label: &'static str, stream: bool, consumer: bool) -> Hour {
+    let world = World::new(7);
+    let client = world.client();
+    provisioned_table(&client, "hour", 9_990, stream);
+    let partitions = world.partitions("hour").unwrap().len();
+    let delivered = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    if consumer {
+        count_records(&world, "hour", &delivered);
+    }
+    let start = Clock::now();
+    let mut n = 0u64;
+    for _second in 0..3600 {
+        for _ in 0..1000 {
+            client
+                .put_item()
+                .table_name("hour")
+                .set_item(Some(
+                    item! { "PK" => format!("K#{}", n % 100_000), "v" => n },
+                ))
+                .send()
+                .unwrap();
+            n += 1;
+        }
+        world.advance(Duration::from_secs(1));
+    }
+    let time = start.elapsed();
+    Hour {
+        label,
+        time,
+        partitions,
+        writes: n,
+        throttled: world.request_totals().throttled,
+        delivered: delivered.load(std::sync::atomic::Ordering::Relaxed),
     }
 }
 

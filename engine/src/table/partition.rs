@@ -377,14 +377,28 @@ impl Partition {
     /// Brings every live follower that has fallen behind with nothing in flight up to the
     /// leader (a healed replica, or one that missed messages while down).
     pub fn anti_entropy(&mut self) {
-        let Some(leader) = self.leader else { return };
-        let leader_seq = self.replicas[leader].applied_seq;
         for i in 0..self.replicas.len() {
-            let r = &self.replicas[i];
-            if i != leader && r.up && r.pending.is_empty() && r.applied_seq < leader_seq {
+            if self.behind_without_log(i) {
                 self.sync_from_leader(i);
             }
         }
+    }
+
+    /// Whether [`Partition::anti_entropy`] has a follower to bring up to date.
+    pub fn anti_entropy_due(&self) -> bool {
+        (0..self.replicas.len()).any(|i| self.behind_without_log(i))
+    }
+
+    /// Replica `i` is a live follower behind the leader with no pending log to catch up by.
+    fn behind_without_log(&self, i: usize) -> bool {
+        let Some(leader) = self.leader else {
+            return false;
+        };
+        let r = &self.replicas[i];
+        i != leader
+            && r.up
+            && r.pending.is_empty()
+            && r.applied_seq < self.replicas[leader].applied_seq
     }
 
     /// Items of one store-key range of the leader or a replica, in order.

@@ -18,7 +18,9 @@
 //!   4    IndexPropagation   each table       the table's index queue, backfills
 //!   5    IndexReplication   each table       the index partitions' replicas
 //!   6    TtlSweep           each Region      the tables' expiry indexes
-//!   7    ConsumerPolls      outside the lock the consumers' next poll times
+//!   7    ConsumerPolls      outside the lock the consumers' next poll times, for those
+//!                                            with records to read (an idle consumer is
+//!                                            due when a pass would next change anything)
 //! ```
 //!
 //! An [`Agenda`] is read off the world: one line per kind that has work, with its due time
@@ -301,16 +303,36 @@ pub(crate) struct Agenda {
 }
 
 impl Agenda {
-    /// The agenda of `state`; `polls` is the consumers' earliest poll time.
-    pub(crate) fn read(state: &State, polls: Option<u64>) -> Agenda {
+    /// The agenda of `state`. `polls` gives the consumers' earliest poll that is due,
+    /// told the earliest time a pass would change anything in the state (the state's own
+    /// lines, and [`State::unscheduled_change`]): an idle consumer is due only then
+    /// (`world/consumers.rs`).
+    pub(crate) fn read(state: &State, polls: impl FnOnce(Option<u64>) -> Option<u64>) -> Agenda {
         let mut lines: Vec<Line> = AGENDA
             .iter()
             .enumerate()
+            .filter(|(_, work)| !work.outside_the_state())
             .filter_map(|(seq, &work)| {
-                work.next_due(state, polls)
+                work.next_due(state, None)
                     .map(|due_ms| Line { due_ms, seq, work })
             })
             .collect();
+        let change = lines
+            .iter()
+            .map(|l| l.due_ms)
+            .chain(state.unscheduled_change())
+            .min();
+        let polls = polls(change);
+        lines.extend(
+            AGENDA
+                .iter()
+                .enumerate()
+                .filter(|(_, work)| work.outside_the_state())
+                .filter_map(|(seq, &work)| {
+                    work.next_due(state, polls)
+                        .map(|due_ms| Line { due_ms, seq, work })
+                }),
+        );
         lines.sort_by_key(|l| (l.due_ms, l.seq));
         let last_ms = AGENDA.iter().filter_map(|w| w.last_due(state)).max();
         Agenda { lines, last_ms }
@@ -323,10 +345,46 @@ impl Agenda {
 }
 
 impl State {
-    /// The timed work pending in this world ([`Agenda`]); `polls` is the consumers' earliest
-    /// poll time.
-    pub(crate) fn agenda(&self, polls: Option<u64>) -> Agenda {
+    /// The timed work pending in this world ([`Agenda`]); `polls` gives the consumers'
+    /// earliest due poll ([`Agenda::read`]).
+    pub(crate) fn agenda(&self, polls: impl FnOnce(Option<u64>) -> Option<u64>) -> Agenda {
         Agenda::read(self, polls)
+    }
+
+    /// The earliest time a pass would change something that no kind's due time shows:
+    /// work a pass does whenever it finds it, not at a time of its own — a partition
+    /// flagged for a split (too big, or hot for long enough), an election past its deadline
+    /// even with no replica to win it (the pass gives it up), a follower to bring up to
+    /// date from its leader (`Partition::anti_entropy`), and the first pass of each TTL
+    /// sweep interval (it sweeps, and the interval counts as swept even if nothing was
+    /// deletable). Stream trimming is left out: what it keeps depends only on the time of
+    /// the last pass, not on how many passes came before. `None` if there is none.
+    pub(crate) fn unscheduled_change(&self) -> Option<u64> {
+        let now = self.now_ms;
+        let limit = self.config.partition_size_limit;
+        let regions = self.all_tables();
+        let tables = || regions.iter().flat_map(|(_, tables)| tables.values());
+        let flagged = tables()
+            .flat_map(|t| std::iter::once(&t.store).chain(t.indexes.iter().map(|i| &i.store)))
+            .flat_map(|s| &s.partitions)
+            .filter_map(|p| {
+                let now_due = p.bytes > limit || p.split_for_heat || p.anti_entropy_due();
+                now_due
+                    .then_some(now)
+                    .into_iter()
+                    .chain(p.election_due_ms)
+                    .min()
+            })
+            .min();
+        let interval = self.config.ttl_sweep_interval_s.max(1) * 1000;
+        let sweeps = tables()
+            .filter(|t| t.ttl.attribute.is_some() && t.ttl.sweeper.is_some())
+            .map(|t| match t.ttl.last_sweep_ms {
+                Some(last) if last / interval == now / interval => (now / interval + 1) * interval,
+                _ => now,
+            })
+            .min();
+        flagged.into_iter().chain(sweeps).min()
     }
 
     /// One pass: runs every kind of timed work due at or before the current time, in

@@ -20,10 +20,10 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::World;
+use super::{State, World};
 use crate::error::{Exception, Result};
 use crate::stream::consumer::{ConsumerStats, EventSourceMapping, Handler, StartingPosition};
-use crate::stream::Record;
+use crate::stream::{Record, Shard, Stream};
 
 /// One subscribed consumer.
 pub(crate) struct Consumer {
@@ -43,6 +43,101 @@ pub(crate) struct Consumer {
     /// Sequence number the consumer started at (for `LATEST`).
     pub(crate) start_sequence: u64,
     pub stats: ConsumerStats,
+}
+
+impl Consumer {
+    /// Time between two polls (ms, at least one).
+    fn interval_ms(&self) -> u64 {
+        (self.config.poll_interval.as_millis() as u64).max(1)
+    }
+
+    /// This consumer's first poll at or after `t`, on the grid its polls keep (one every
+    /// poll interval from its next poll).
+    fn poll_at_or_after(&self, t: u64) -> u64 {
+        let p = self.next_poll_ms;
+        if p >= t {
+            return p;
+        }
+        p + (t - p).div_ceil(self.interval_ms()) * self.interval_ms()
+    }
+
+    /// The shards this consumer may read now, each with the index in its records of the
+    /// first one to hand over: every shard, except a child whose parent is still open or
+    /// not yet read to its end (parents first), unless the consumer started after the
+    /// parent's last record.
+    fn readable_shards<'a>(
+        &'a self,
+        stream: &'a Stream,
+    ) -> impl Iterator<Item = (&'a Shard, usize)> {
+        stream.shards.iter().filter_map(move |shard| {
+            if let Some(parent) = &shard.parent_shard_id {
+                if let Some(p) = stream.shards.iter().find(|s| &s.shard_id == parent) {
+                    let done = p.ending_sequence_number.is_some()
+                        && p.records.last().is_none_or(|(seq, _, _)| {
+                            self.checkpoints.get(parent).is_some_and(|cp| cp > seq)
+                        });
+                    let started_after = p
+                        .records
+                        .last()
+                        .is_none_or(|(seq, _, _)| *seq < self.start_sequence);
+                    if !done && !started_after {
+                        return None;
+                    }
+                }
+            }
+            let from = self
+                .checkpoints
+                .get(&shard.shard_id)
+                .copied()
+                .unwrap_or(self.start_sequence)
+                .max(shard.trimmed_before);
+            Some((
+                shard,
+                shard.records.partition_point(|(seq, _, _)| *seq < from),
+            ))
+        })
+    }
+
+    /// Whether a poll now would hand this consumer a batch: records it has not read (a
+    /// failed batch waiting for its retry is among them, its checkpoint unmoved).
+    fn has_records(&self, state: &State) -> bool {
+        state
+            .tables_of(&self.region)
+            .and_then(|tables| tables.get(&self.table))
+            .and_then(|t| t.stream_log.as_ref())
+            .is_some_and(|stream| {
+                self.readable_shards(stream)
+                    .any(|(shard, start)| start < shard.records.len())
+            })
+    }
+}
+
+/// When the consumers' polls are next due, `change` being the earliest time a pass of
+/// background work would change anything in the state (`Agenda::read`).
+///
+/// **Why an idle consumer is not due.** A consumer polls every poll interval, and a poll
+/// that finds nothing to read does nothing; stopping the clock at it costs a pass over every
+/// partition and a look at every shard, four times a simulated second, for nothing (30 idle
+/// days were 10 million stops). So a consumer with records to read is due at its next poll,
+/// and one without is due only at its first poll at or after `change`: until then no pass
+/// can give it a record (records come from writes, and the only writes between requests are
+/// a pass's), and a pass at one of its polls would find nothing to do. Its polls keep their
+/// grid — [`World::skip_idle_polls`] moves its poll time as the skipped polls would have —
+/// so the batches it is handed, and when, are what they were when the clock stopped at every
+/// poll (`engine/tests/consumer_trace.rs` pins them). The alternative, a consumer telling
+/// the stream to wake it on the next record, would put the poller's rules into the write
+/// path; reading it off the shards keeps the agenda read, not kept.
+pub(crate) fn next_poll(consumers: &[Consumer], state: &State, change: Option<u64>) -> Option<u64> {
+    consumers
+        .iter()
+        .filter_map(|c| {
+            if c.has_records(state) {
+                Some(c.next_poll_ms)
+            } else {
+                change.map(|t| c.poll_at_or_after(t))
+            }
+        })
+        .min()
 }
 
 impl fmt::Debug for Consumer {
@@ -166,9 +261,13 @@ impl World {
             .any(|id| self.consumer_lag(id).iter().any(|(_, n)| *n > 0))
     }
 
-    /// The earliest poll time of any consumer.
-    pub(crate) fn next_poll(&self) -> Option<u64> {
-        self.consumers().iter().map(|c| c.next_poll_ms).min()
+    /// Moves the poll time of every consumer that `advance` or `settle` is about to pass
+    /// without polling it to its first poll at or after `until`: the polls skipped were due
+    /// but idle (see [`next_poll`]), and each would have set the next a poll interval later.
+    pub(crate) fn skip_idle_polls(&self, until: u64) {
+        for c in self.consumers().iter_mut() {
+            c.next_poll_ms = c.poll_at_or_after(until);
+        }
     }
 
     /// Polls every consumer whose poll time has come, delivering batches outside the lock.
@@ -225,47 +324,25 @@ impl World {
             if c.next_poll_ms > now_ms {
                 continue;
             }
-            let interval = (c.config.poll_interval.as_millis() as u64).max(1);
-            c.next_poll_ms = now_ms + interval;
+            c.next_poll_ms = now_ms + c.interval_ms();
             let mut ready = Vec::new();
             {
-                let Some(stream) = state
+                let Some(table) = state
                     .tables_of(&c.region)
                     .and_then(|tables| tables.get(&c.table))
-                    .and_then(|t| t.stream_log.as_ref())
                 else {
                     continue;
                 };
-                for shard in &stream.shards {
-                    // Parents first: a child waits until its parent is closed and fully read.
-                    if let Some(parent) = &shard.parent_shard_id {
-                        if let Some(p) = stream.shards.iter().find(|s| &s.shard_id == parent) {
-                            let done = p.ending_sequence_number.is_some()
-                                && p.records.last().is_none_or(|(seq, _, _)| {
-                                    c.checkpoints.get(parent).is_some_and(|cp| cp > seq)
-                                });
-                            let started_after = p
-                                .records
-                                .last()
-                                .is_none_or(|(seq, _, _)| *seq < c.start_sequence);
-                            if !done && !started_after {
-                                continue;
-                            }
-                        }
-                    }
-                    let from = c
-                        .checkpoints
-                        .get(&shard.shard_id)
-                        .copied()
-                        .unwrap_or(c.start_sequence)
-                        .max(shard.trimmed_before);
+                let Some(stream) = &table.stream_log else {
+                    continue;
+                };
+                let schema = &table.store.schema;
+                for (shard, start) in c.readable_shards(stream) {
                     let limit = c
                         .batch_limit
                         .get(&shard.shard_id)
                         .copied()
                         .unwrap_or(c.config.batch_size);
-                    let start = shard.records.partition_point(|(seq, _, _)| *seq < from);
-                    let schema = &state.tables[&c.table].store.schema;
                     let batch: Vec<(u64, Record)> = shard.records[start..]
                         .iter()
                         .take(limit)

@@ -253,8 +253,11 @@ impl World {
         // between the Regions of a global table are applied at their due times, with the
         // background work due by then applied first.
         while let Some(t) = self.next_stop().filter(|t| *t <= target) {
+            self.skip_idle_polls(t);
             self.step_to(t);
         }
+        // Idle consumers' polls up to the target were passed by (`world/consumers.rs`).
+        self.skip_idle_polls(target.saturating_add(1));
         let mut state = self.lock();
         state.now_ms = state.now_ms.max(target);
         state.run_due();
@@ -274,8 +277,13 @@ impl World {
             let agenda = self.agenda();
             let in_state = |w: agenda::Work| !w.outside_the_state();
             let t = if self.consumers_pending() {
-                // Records wait for a consumer: from one clock stop to the next.
-                agenda.next(agenda::Work::stops_the_clock)
+                // Records wait for a consumer: from one clock stop to the next, passing by
+                // the polls of consumers with nothing to read.
+                let t = agenda.next(agenda::Work::stops_the_clock);
+                if let Some(t) = t.filter(|t| *t <= horizon) {
+                    self.skip_idle_polls(t);
+                }
+                t
             } else if agenda
                 .next(|w| w.stops_the_clock() && in_state(w))
                 .is_some()
@@ -300,8 +308,9 @@ impl World {
     /// The timed work pending in this world ([`agenda`]): the state's, and the consumers'
     /// polls (they live outside the state's lock).
     fn agenda(&self) -> agenda::Agenda {
-        let polls = self.next_poll();
-        self.lock().agenda(polls)
+        let consumers = self.consumers();
+        let state = self.lock();
+        state.agenda(|change| consumers::next_poll(&consumers, &state, change))
     }
 
     /// The next time `advance` must stop at: the earliest work that stops the clock (a
