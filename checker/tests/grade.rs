@@ -206,11 +206,35 @@ fn hostile_submissions_score_zero_with_a_reason_and_harm_nobody() {
     );
     assert_eq!(learner(&g, "escape-name")["name"], "Evecorrect 4/4");
     expect("escape-name", 4, "passed", "");
-    // The build's address-space limit stops rustc reading /dev/zero.
+    // The build's address-space limit stops rustc reading /dev/zero, and building a 16 GiB
+    // static.
     expect("huge-build", 0, "compile_error", "out of memory");
+    let big = kata(learner(&g, "huge-static"), "shard-key");
+    assert_eq!(big["score"], 0, "{big:#}");
+    assert!(
+        big["status"] == "compile_error" || big["status"] == "build_failed",
+        "{big:#}"
+    );
+    // A 200,000-character panic message is capped, in every test of it.
+    expect("long-panic", 0, "failed", "");
+    for t in kata(learner(&g, "long-panic"), "shard-key")["tests"]
+        .as_array()
+        .unwrap()
+    {
+        let m = t["message"].as_str().unwrap_or("");
+        assert!(m.contains("KATAS-HOSTILE-LONG"), "{t}");
+        // 2,000 characters kept, then the note of how many were cut.
+        assert!(m.contains("more characters cut"), "{t}");
+        assert!(
+            m.chars().count() <= 2_040,
+            "{} characters",
+            m.chars().count()
+        );
+    }
     // What a run can see: not its own memory, not the instructor's tree, not other
     // learners, not the grader's environment.
     let leaks = [
+        "LEAKED-BUILD-ENV",
         "LEAKED-INSTRUCTOR-TREE",
         "LEAKED-STAGED",
         "LEAKED-ENV",
@@ -227,8 +251,23 @@ fn hostile_submissions_score_zero_with_a_reason_and_harm_nobody() {
     // No /proc/self/mem, no token: its own answers are judged (one test counts keys only).
     expect("reads-own-memory", 1, "failed", "");
     expect("reads-instructor-tree", 4, "passed", "");
+    // The result channel is a descriptor no path of its root reaches: its forged streams
+    // (on every path it tried, and on stdout) are output, its own answers are judged.
+    assert!(applied(&g, "result channel"), "{:#}", g["isolation"]);
+    expect("writes-result-channel", 1, "failed", "");
+    assert!(
+        !report.contains("KATAS-HOSTILE-CHANNEL-OPENED"),
+        "a path to the result channel opened"
+    );
     expect("reads-other-learners", 4, "passed", "");
     expect("reads-environment", 4, "passed", "");
+    // option_env! at compile time, where the grader's environment is: refused from dep-info.
+    expect(
+        "reads-build-environment",
+        0,
+        "rejected",
+        "its compilation read the environment variable",
+    );
     // 1 GiB into TMPDIR: capped by the tmpfs, gone with the run, full marks for the answer.
     expect("fills-disk", 4, "passed", "");
     let fill = Command::new("find")
@@ -244,7 +283,7 @@ fn hostile_submissions_score_zero_with_a_reason_and_harm_nobody() {
     expect("outlives-run", 4, "passed", "");
     std::thread::sleep(std::time::Duration::from_secs(5));
     assert!(!Path::new("/tmp/katas-hostile-outlives-run").exists());
-    assert_eq!(g["learners"].as_array().unwrap().len(), 28);
+    assert_eq!(g["learners"].as_array().unwrap().len(), 32);
 }
 
 #[test]
@@ -535,6 +574,37 @@ fn junit_and_gradescope_carry_every_test() {
     assert_eq!(t["status"], "failed");
     assert_eq!(t["max_score"], 2);
     assert!(t["output"].as_str().unwrap().contains("likes#3"), "{t}");
+}
+
+#[test]
+fn escape_codes_and_long_messages_are_cleaned_in_every_format() {
+    let _serial = serial();
+    let root = common::fresh_fixture("grade-clean");
+    let w = work("clean");
+    let class: Vec<PathBuf> = ["escape-codes", "escape-name.tar", "long-panic"]
+        .iter()
+        .map(|n| hostile().join(n))
+        .collect();
+    for format in ["table", "csv", "junit"] {
+        let mut args = vec!["grade", "--kata", "shard-key", "--work-dir", &w];
+        args.extend(class.iter().map(|p| p.to_str().unwrap()));
+        args.extend(["--format", format]);
+        let o = katas(&root, &args);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        // The report and the progress lines alike.
+        let all = text(&o);
+        assert!(
+            !all.contains('\u{1b}'),
+            "{format}: an escape code got through"
+        );
+        let longest = all.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+        // The message is 200,000 characters; capped, a JUnit line holds it twice (the
+        // failure's attribute and body), escaped.
+        assert!(longest < 10_000, "{format}: a line of {longest} characters");
+        if format == "csv" {
+            assert!(all.contains("escape-name,Evecorrect 4/4,4,4,4"), "{all}");
+        }
+    }
 }
 
 #[test]

@@ -105,7 +105,9 @@
 //!
 //! Known differences, each for a stated reason: `GetItemOutput`'s item is read through its
 //! accessor `item()` (or `into_item()`, owned) only, not also a public field (a field would
-//! copy every item read; see [`operation::get_item::GetItemOutput`]); and a new
+//! copy every item read; see [`operation::get_item::GetItemOutput`]); a Query or Scan page's
+//! `items` field is an [`Items`] where the SDK has a `Vec<HashMap<..>>` (it shares the stored
+//! items and reads like the `Vec`, whose type only code naming it meets; `ops/items.rs`); and a new
 //! table is `ACTIVE` at once unless the world says otherwise
 //! ([`WorldConfig::table_creation_ms`]), so set-up code need not wait.
 //!
@@ -158,6 +160,7 @@ pub mod write;
 
 pub use client::Client;
 pub use error::{CancellationReason, Error};
+pub use ops::items::Items;
 
 /// Not part of the SDK: a result whose error is the service-wide [`Error`], into which every
 /// `send()`'s error converts with `?`.

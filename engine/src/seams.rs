@@ -2,7 +2,7 @@
 //!
 //! The Build-it track lets a learner write one piece of DynamoDB's inside — the partition
 //! router, a partition's admission bucket, the TTL sweeper, index propagation, quorum
-//! replication, … — and run real workloads through it. Each such piece is a trait, defined in
+//! replication, stream shards — and run real workloads through it. Each such piece is a trait, defined in
 //! the module that explains the concept (the trait's essay is the concept's essay), with the
 //! engine's own implementation as the default. [`Pieces`] holds one implementation of each; a world is built with the engine's
 //! pieces ([`World::new`](crate::World::new), [`World::with_config`](crate::World::with_config))
@@ -17,15 +17,24 @@
 //! The engine's own path goes through the same trait object as a learner's: the default is
 //! not a special case, so what a learner's piece replaces is exactly what the engine runs.
 //!
+//! A learner's piece must be the learner's: the Build-it katas' hidden tests wrap it in
+//! [`Learners`], and the engine's own pieces refuse to answer while a learner's piece of
+//! their seam runs, so a piece that delegates to the engine's fails with a message saying so
+//! ([`guard`]).
+//!
 //! Determinism holds across a seam: a piece gets the simulated time and whatever seeded
 //! randomness it needs as arguments; it never reads the wall clock.
 
 use std::sync::Arc;
 
+pub mod guard;
+pub use guard::Learners;
+
 pub use crate::capacity::admission::{Admission, Ask, Closing, Decision, Kind, Rate, TokenBucket};
 pub use crate::index::propagate::{
     IndexKey, IndexPropagator, IndexShape, IndexWrite, KeyAttribute,
 };
+pub use crate::stream::{Change, EngineShards, Position, Shard, Shards, StreamShards};
 pub use crate::table::key::splitmix_finalize;
 pub use crate::table::replication::{
     Az, Delivery, Draw, Group, QuorumReplication, ReplicaState, Replication, Unavailable,
@@ -57,6 +66,10 @@ pub struct Pieces {
     /// write, which replicas the write goes to and when, which replica serves a read, who
     /// leads after a failure. Default: [`QuorumReplication`].
     pub replication: Arc<dyn Replication>,
+    /// Stream shards ([`crate::stream::shards`]): which shard a change record goes to, its
+    /// sequence number, what a split does to the shard tree, which records retention drops,
+    /// where each kind of iterator starts. Default: [`EngineShards`].
+    pub stream_shards: Arc<dyn StreamShards>,
 }
 
 impl Default for Pieces {
@@ -67,6 +80,7 @@ impl Default for Pieces {
             ttl_sweeper: Arc::new(crate::ttl::sweep::EngineSweeper),
             index_propagator: Arc::new(crate::index::propagate::EnginePropagator),
             replication: Arc::new(QuorumReplication),
+            stream_shards: Arc::new(EngineShards),
         }
     }
 }
@@ -81,6 +95,12 @@ impl Pieces {
     /// These pieces with `propagator` as the index propagator.
     pub fn with_index_propagator(mut self, propagator: Arc<dyn IndexPropagator>) -> Pieces {
         self.index_propagator = propagator;
+        self
+    }
+
+    /// These pieces with `shards` as the stream-shards piece.
+    pub fn with_stream_shards(mut self, shards: Arc<dyn StreamShards>) -> Pieces {
+        self.stream_shards = shards;
         self
     }
 

@@ -782,3 +782,51 @@ fn a_filter_does_not_reduce_the_cost() {
     assert_eq!(out.consumed_capacity().unwrap().capacity_units, Some(11.0));
     assert_eq!(out.consumed_capacity().unwrap().table_name(), Some("app"));
 }
+
+/// A page's `items` are the stored items, shared (`ops/items.rs`), and read like the SDK's
+/// `Vec<HashMap<..>>`: indexing, iterating both ways, slice methods, sorting, owned items,
+/// and later writes never reach into a page already returned.
+#[test]
+fn a_pages_items_read_like_a_vec_of_maps_and_stay_as_read() {
+    let (w, c) = app();
+    orders(&w, &c, 3);
+    let page = c
+        .query()
+        .table_name("app")
+        .key_condition_expression("PK = :pk AND begins_with(SK, :o)")
+        .expression_attribute_values(":pk", s("USER#1"))
+        .expression_attribute_values(":o", s("ORDER#"))
+        .consistent_read(true)
+        .send()
+        .unwrap();
+    let numbers =
+        |items: &[Item]| -> Vec<AttributeValue> { items.iter().map(|i| i["n"].clone()).collect() };
+    let want = vec![n("1"), n("2"), n("3")];
+    assert_eq!(page.items().len(), 3);
+    assert_eq!(page.items()[2]["n"], n("3"));
+    assert_eq!(page.items().last().unwrap()["n"], n("3"));
+    let reversed: Vec<_> = page.items().iter().rev().map(|i| i["n"].clone()).collect();
+    assert_eq!(reversed, [n("3"), n("2"), n("1")]);
+    // A coercion to the SDK's slice type, and a slice method the page does not have itself.
+    assert_eq!(numbers(page.items()), want);
+    assert!(page.items().contains(&page.items()[1].clone()));
+    assert_eq!(numbers(&page.items()[..2]), [n("1"), n("2")]);
+
+    // Overwritten afterwards: the page keeps the item it read.
+    put(
+        &c,
+        item! { "PK" => "USER#1", "SK" => "ORDER#01", "n" => 100 },
+    );
+    assert_eq!(page.items()[0]["n"], n("1"));
+
+    let mut owned = page.items.clone().unwrap();
+    owned.sort_by(|a, b| b["SK"].as_s().unwrap().cmp(a["SK"].as_s().unwrap()));
+    assert_eq!(numbers(&owned), [n("3"), n("2"), n("1")]);
+    assert_eq!(
+        numbers(page.items()),
+        want,
+        "sorting a clone leaves the page as it was"
+    );
+    let taken: Vec<Item> = page.items.unwrap().into_iter().collect();
+    assert_eq!(numbers(&taken), want);
+}

@@ -251,3 +251,32 @@ fn same_seed_same_requests_same_trace() {
         "the trace depends on the seed"
     );
 }
+
+#[test]
+fn with_both_followers_of_a_partition_stopped_its_leader_reads_but_cannot_write() {
+    let (world, c) = app();
+    write(&c, "k", 1).unwrap();
+    write(&c, "other", 1).unwrap();
+    world.settle();
+    let p = world.partition_of("app", &s("k")).unwrap();
+    let leader = world.leader_az("app", p).unwrap().unwrap();
+    for az in Az::ALL.into_iter().filter(|&az| az != leader) {
+        world.stop_replica("app", p, az).unwrap();
+    }
+    world.advance(Duration::from_secs(5));
+    // The leader stays (nothing stopped it) and serves the strong read; a write reaches no
+    // quorum of two.
+    assert_eq!(world.leader_az("app", p).unwrap(), Some(leader));
+    assert_eq!(counter(&c, "k").as_deref(), Some("1"));
+    let e = write(&c, "k", 2).unwrap_err();
+    assert!(matches!(e, Error::InternalServerError(_)), "{e:?}");
+    // Only that partition lost its replicas: a key elsewhere still takes writes.
+    let q = world.partition_of("app", &s("other")).unwrap();
+    if q != p {
+        write(&c, "other", 2).unwrap();
+    }
+    world.heal_all();
+    world.advance(Duration::from_secs(5));
+    write(&c, "k", 3).unwrap();
+    assert_eq!(counter(&c, "k").as_deref(), Some("3"));
+}

@@ -55,7 +55,8 @@ fn table_at<'a>(t: &'a mut toml::Table, path: &[&str]) -> &'a mut toml::Table {
 
 /// Files the kata crate's compilation read (rustc's dep-info) that lie outside its `src/`:
 /// `include!`, `include_str!`, `include_bytes!` or `#[path]` reaching for the hidden tests or
-/// anything else. Sound whatever macro tricks spell the path.
+/// anything else; and environment variables it read (`env!`, `option_env!`) that cargo did
+/// not set for it. Sound whatever macro tricks spell the path or the name.
 pub(super) fn outside_reads(
     target: &Path,
     ws: &Path,
@@ -88,6 +89,20 @@ pub(super) fn outside_reads(
         .canonicalize()
         .unwrap_or_else(|_| src_dir.to_path_buf());
     for line in text.lines() {
+        if let Some(var) = line.strip_prefix("# env-dep:") {
+            let name = var.split_once('=').map_or(var, |(n, _)| n);
+            if !CARGO_SETS.iter().any(|p| name.starts_with(p)) {
+                // The build runs with the grader's environment: `option_env!` would carry
+                // its values (tokens, paths) into the binary and out in a failure message.
+                return Some(format!(
+                    "its compilation read the environment variable {} (env! or \
+                     option_env!); a graded kata may read only what cargo sets for it \
+                     (CARGO_PKG_*, CARGO_CRATE_NAME, CARGO_MANIFEST_DIR)",
+                    super::text::one_line(name, super::text::MAX_NAME)
+                ));
+            }
+            continue;
+        }
         let Some((_, deps)) = line.split_once(": ") else {
             continue;
         };
@@ -107,6 +122,16 @@ pub(super) fn outside_reads(
     }
     None
 }
+
+/// The variables cargo sets for the crate it compiles (prefixes): the only ones a kata's
+/// `env!` may read. `CARGO_` alone would let through the grader's own (a registry token).
+const CARGO_SETS: [&str; 5] = [
+    "CARGO_PKG_",
+    "CARGO_CRATE_NAME",
+    "CARGO_MANIFEST_DIR",
+    "CARGO_MANIFEST_PATH",
+    "CARGO_PRIMARY_PACKAGE",
+];
 
 fn lib_name(ws: &Path, kata: &Kata) -> String {
     let text =

@@ -15,6 +15,7 @@
 //!      dev/{null,zero,urandom}
 //!      proc/               the real /proc until the test kit waits for its token; then a
 //!                          stand-in holding only self/exe -> /run/test
+//!//!    fd 3 -> <scratch>/.katas-results   the result channel (a named pipe the runner reads)
 //!
 //!  env -i …  chroot <root>  setpriv --bounding-set=-all --no-new-privs  /run/test
 //!                           (no capabilities, so no chroot escape or mounts; a clean
@@ -32,6 +33,31 @@
 //! `read` of stdin, then mounts the stand-in over `/proc` and only then passes the token on. By
 //! the time learner code can run, `/proc/self/mem` (where it could find the token) and
 //! `/proc/self/environ` are gone.
+//!
+//! Results are judged on a channel the code under test cannot reach. The runner makes a named
+//! pipe in the run's scratch folder (outside the sandbox root) and reads events only from it;
+//! the script opens it as the test's descriptor 3 and sets `KATAS_RESULTS_FD=3`. The test kit
+//! reopens it as `/proc/self/fd/3` before it waits for its token, so before `/proc` is masked;
+//! learner code, which runs later, finds no path to it (no `/proc`, no `/dev/fd` in the root)
+//! and cannot write a descriptor by number (`from_raw_fd` is `unsafe`, which the kata crate may
+//! not use). Its stdout and stderr are output, whatever they hold. Layered on top, each event
+//! still carries the run's token, which is all that is left without namespaces.
+//!
+//! What each layer stops, and what still gets through:
+//!
+//! | layer | stops | remains |
+//! | --- | --- | --- |
+//! | result channel | printing a whole event stream, stamped or not | a `File` forged from fd 3 through a compiler soundness hole |
+//! | token on stdin | printing events without namespaces | reading it from memory through such a hole |
+//! | `/proc` masked | reading the token or environment from `/proc/self` | — |
+//! | `forbid(unsafe_code)` | raw memory access, `from_raw_fd` | safe-code soundness holes of rustc |
+//! | the Build-it guard (engine `seams::guard`) | a piece that asks the engine's own | copying the engine's source |
+//!
+//! The step that would close the rest is to judge in another process: the hidden tests would
+//! call the learner's functions across a pipe in a process holding nothing but the learner's
+//! code, so no memory of the judge is reachable from it. That needs every kata's calls to
+//! cross a process boundary (closures, engine worlds and callbacks included), which the
+//! katas' shape does not allow today.
 //!
 //! Design decision: the sandbox is built from util-linux's `unshare`, `setpriv`, `mount` and
 //! coreutils' `chroot`, `env`, and the shell's `ulimit`, not from `libc` calls in a `pre_exec`
@@ -114,16 +140,20 @@ pub struct Isolation {
     root: PathBuf,
 }
 
+/// The result channel's named pipe, in a run's scratch `tmp/` (see [`Isolation::results_fifo`]).
+const RESULTS_FIFO: &str = ".katas-results";
+
 /// Environment variables a test run keeps (the test kit's; everything else is cleared).
 const KEEP_ENV: &str = "KATAS_TOKEN_ON_STDIN KATAS_SEED KATAS_TEST RUST_BACKTRACE";
 
 /// The shell script that sets up the sandbox. `$1` is the sandbox root, `$2` the run's
 /// scratch folder on the host (its `tmp/`, for the stdin relay or, without namespaces, as the
 /// test's TMPDIR), `$3..$9` the limits and whether namespaces are in force, `$10` the number
-/// of the `read` system call, `$11` the variables to keep; the runner appends the test binary.
+/// of the `read` system call, `$11` the variables to keep, `$12` the result channel's name in
+/// `$2` (the runner makes that pipe); the runner appends the test binary.
 const SANDBOX_SCRIPT: &str = r#"
 root="$1"; scratch="$2"; mem="$3"; cpu="$4"; fsize="$5"; nproc="$6"; nofile="$7"; ns="$8"
-disk="$9"; shift 9; readnr="$1"; keep="$2"; shift 2
+disk="$9"; shift 9; readnr="$1"; keep="$2"; results="$3"; shift 3
 die() { echo "katas-sandbox: $*" >&2; exit 125; }
 limits() {
   ulimit -v "$mem" 2>/dev/null; ulimit -t "$cpu" 2>/dev/null; ulimit -f "$fsize" 2>/dev/null
@@ -167,11 +197,17 @@ for d in null zero urandom; do mount --bind "/dev/$d" "$root/dev/$d" || die "can
 mount --bind "$exe" "$root/run/test" && mount -o remount,bind,ro "$root/run/test" ||
   die "cannot bind the test binary"
 fifo="$scratch/.katas-stdin"
-rm -f "$fifo"; mkfifo -m 600 "$fifo" && exec 3<>"$fifo" || die "cannot make the stdin relay"
-set -- env -i TMPDIR=/tmp HOME=/tmp "$@" "$chroot_bin" "$root" /.katas/setpriv \
-  --bounding-set=-all --inh-caps=-all --no-new-privs -- /run/test
-[ -n "$probe" ] && set -- "$@" --dump
-( limits; exec 3>&-; exec "$@" ) <"$fifo" &
+rm -f "$fifo"; mkfifo -m 600 "$fifo" && exec 5<>"$fifo" || die "cannot make the stdin relay"
+set -- env -i TMPDIR=/tmp HOME=/tmp KATAS_RESULTS_FD=3 "$@" "$chroot_bin" "$root" \
+  /.katas/setpriv --bounding-set=-all --inh-caps=-all --no-new-privs -- /run/test
+if [ -n "$probe" ]; then
+  set -- "$@" --dump
+  ( limits; exec 5>&-; exec "$@" ) <"$fifo" &
+else
+  # The result channel: the runner's named pipe becomes the test's fd 3, which only the
+  # test kit opens (through /proc, before it is masked).
+  ( limits; exec 5>&-; exec "$@" 3>"$scratch/$results" ) <"$fifo" &
+fi
 pid=$!
 if [ -n "$want" ]; then
   # Until the test kit waits for its token: read(0, …) in /proc/<pid>/syscall.
@@ -187,8 +223,8 @@ mount --bind "$root/.katas/proc" "$root/proc" && mount -o remount,bind,ro "$root
   die "cannot mask /proc"
 mount -t tmpfs -o size=4k,ro katas-none "$root/.katas" || die "cannot hide the sandbox tools"
 [ -n "$probe" ] && echo "masked=yes"
-[ -n "$want" ] && printf '%s\n' "$token" >&3
-exec 3>&-
+[ -n "$want" ] && printf '%s\n' "$token" >&5
+exec 5>&-
 wait $pid
 st=$?
 rm -f "$fifo"
@@ -242,6 +278,7 @@ impl Isolation {
             "no network",
             "own root",
             "/proc masked",
+            "result channel",
             "clean environment",
             "scratch disk cap",
             "own process namespace",
@@ -341,6 +378,14 @@ impl Isolation {
                 "after start-up only /proc/self/exe is left: no /proc/self/mem, environ, \
                  maps or other processes",
                 "the test can read its own memory through /proc/self/mem",
+            ));
+            layers.push(on(
+                "result channel",
+                in_ns,
+                "the test kit reports on a descriptor the code under test cannot write (no \
+                 `unsafe`, no /proc/self/fd); its stdout and stderr are only output",
+                "results share stdout with the code under test; only the run's token tells \
+                 them apart",
             ));
             layers.push(layer(
                 "clean environment",
@@ -461,6 +506,12 @@ impl Isolation {
         v
     }
 
+    /// The result channel of a run whose scratch `tmp/` is `scratch_tmp`, when the sandbox
+    /// gives one (with namespaces: the test's own root has no path to it).
+    pub fn results_fifo(&self, scratch_tmp: &Path) -> Option<PathBuf> {
+        self.namespaces.then(|| scratch_tmp.join(RESULTS_FIFO))
+    }
+
     /// Makes sure the sandbox root holds every library `exe` links (copies those missing).
     pub fn provide_libraries(&self, exe: &Path) -> anyhow::Result<()> {
         if !self.namespaces {
@@ -540,6 +591,7 @@ fn script_args(root: &Path, scratch: &Path, l: &Limits, ns: bool) -> Vec<OsStrin
     v.push(l.disk_mib.to_string().into());
     v.push(read_syscall().into());
     v.push(KEEP_ENV.into());
+    v.push(RESULTS_FIFO.into());
     v
 }
 

@@ -16,6 +16,16 @@
 //!                     Grades ──► output::{table, json, csv, junit, gradescope}
 //! ```
 //!
+//! Trust, layer by layer (each stops one thing; the table of what remains is in
+//! [`isolate`]'s essay): only `src/**` is taken from a submission; the kata crate is built
+//! with `forbid(unsafe_code)`, no build script, and a dep-info gate that refuses files read
+//! outside `src/` and environment variables cargo did not set (`guard`); the run sees its own
+//! root, no `/proc`, no network, no programs, capped disk, memory, CPU and processes; results
+//! come on a channel the code under test cannot reach, each event stamped with the run's
+//! token; and the verdict cross-checks the stream against the reference run's test list
+//! (`score::forged`). What no layer stops is code that breaks memory safety through a compiler
+//! soundness hole while sharing the judge's process.
+//!
 //! Design decision: one scratch folder and one target dir per *job slot*, reused by the
 //! submissions that slot grades one after another (the folder is wiped in between), rather
 //! than one per submission. Cargo keys build units by the package's path, so a fixed path
@@ -588,6 +598,7 @@ impl Grader<'_> {
             wrapper: self.isolation.wrapper(&tmp, &limits),
             build_timeout: Some(BUILD_TIMEOUT),
             build_wrapper: isolate::build_wrapper(),
+            results_fifo: self.isolation.results_fifo(&tmp),
             ..CheckOptions::default()
         };
         let src_dir = ws.join(kata.src_dir());

@@ -71,6 +71,12 @@ pub struct CheckOptions {
     /// changed, without cargo (the `replay` module): watch mode and `katas run` do, in the
     /// learner's own tree; graders and `dev check` (scratch workspaces, build limits) do not.
     pub replay: bool,
+    /// The result channel (`katas grade` in a sandbox with namespaces): a named pipe the
+    /// runner makes at this path and reads the test kit's events from; the sandbox hands it
+    /// to the test as a descriptor only the test kit opens (`KATAS_RESULTS_FD`). Everything
+    /// on the test's stdout and stderr is then output, never a result. `None`: events come on
+    /// stdout, told from imitations by the run's token.
+    pub results_fifo: Option<PathBuf>,
 }
 
 impl Default for CheckOptions {
@@ -87,6 +93,7 @@ impl Default for CheckOptions {
             build_wrapper: Vec::new(),
             save_view: false,
             replay: false,
+            results_fifo: None,
         }
     }
 }

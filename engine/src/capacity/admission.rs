@@ -471,6 +471,7 @@ pub struct TokenBucket;
 
 impl Admission for TokenBucket {
     fn bank(&self, c: &Closing) -> f64 {
+        crate::seams::guard::ADMISSION.refuse();
         let allocation = c.rate.allocation;
         let idle_seconds = (c.next - c.second - 1) as f64;
         let unused = (allocation - c.consumed).max(0.0) + idle_seconds * allocation;
@@ -478,6 +479,7 @@ impl Admission for TokenBucket {
     }
 
     fn admit(&self, ask: &Ask) -> Decision {
+        crate::seams::guard::ADMISSION.refuse();
         let after = ask.consumed + ask.units;
         // A partition's first request of a second always goes through (its allocation may
         // be overdrawn), so a single item larger than the per-second allowance is not

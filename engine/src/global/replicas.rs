@@ -159,6 +159,7 @@ pub(crate) fn add(state: &mut State, table: &str, region: &Region) {
         view,
         &partitions,
         now,
+        state.pieces.stream_shards.clone(),
     ));
     copy.stream_label = Some(label);
     let g = state

@@ -212,6 +212,7 @@ impl IndexPropagator for EnginePropagator {
         old: Option<&'a Item>,
         new: Option<&'a Item>,
     ) -> Vec<IndexWrite<'a>> {
+        crate::seams::guard::INDEX_PROPAGATOR.refuse();
         let before = old.and_then(|o| key_of(index, o).map(|k| (o, k)));
         let after = new.and_then(|n| key_of(index, n).map(|k| (n, k)));
         let put = |item: &'a Item, key| {

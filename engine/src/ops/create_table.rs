@@ -486,6 +486,7 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
                     view,
                     &partitions,
                     state.now_ms,
+                    state.pieces.stream_shards.clone(),
                 )
             }),
         store,

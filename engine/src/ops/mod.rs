@@ -44,6 +44,7 @@ pub mod update_time_to_live;
 
 mod builder;
 mod echo;
+pub mod items;
 pub(crate) mod legacy;
 pub(crate) mod partiql;
 mod read_path;

@@ -186,7 +186,7 @@ macro_rules! paged_by_key {
                 output.last_evaluated_key.clone()
             }
             fn page_items(output: $output) -> Vec<$crate::value::Item> {
-                output.items.unwrap_or_default()
+                output.items.map(Vec::from).unwrap_or_default()
             }
         }
         impl $builder {

@@ -17,6 +17,7 @@ use std::ops::Bound;
 use super::builder::{
     item_setters, list_setters, map_setters, placeholder_setters, string_setter, value_setter,
 };
+use super::items::Items;
 use super::read_path::{
     evaluated_key, fetched_units, highest_with, lowest_with, start_key, walk, Fetch, Pager,
 };
@@ -60,8 +61,8 @@ pub struct QueryInput {
 /// One page of Query results.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct QueryOutput {
-    /// The matching items (absent with `Select=COUNT`).
-    pub items: Option<Vec<Item>>,
+    /// The matching items (absent with `Select=COUNT`), shared with the store ([`Items`]).
+    pub items: Option<Items>,
     /// Items returned (after the filter).
     pub count: i32,
     /// Items read (before the filter).
@@ -73,8 +74,10 @@ pub struct QueryOutput {
 
 impl QueryOutput {
     /// The items of this page (empty with `Select=COUNT`).
-    pub fn items(&self) -> &[Item] {
-        self.items.as_deref().unwrap_or(&[])
+    /// The items of this page (empty with `Select=COUNT`). The SDK's gives a
+    /// `&[HashMap<..>]`; [`Items`] reads the same without copying.
+    pub fn items(&self) -> &Items {
+        self.items.as_ref().unwrap_or(Items::empty())
     }
     pub fn count(&self) -> i32 {
         self.count

@@ -1,5 +1,8 @@
 //! The page loop Query and Scan share.
 //!
+//! A page holds the stored items it returns, shared with the store, not copies of them
+//! ([`Items`], whose module essay has the decision and its cost).
+//!
 //! Both walk stored items in key order and build one *page*, following the pipeline of
 //! reference §4.7: read an item → count it against `Limit` and the 1 MB page → apply the
 //! filter → apply the projection. The walk stops when `Limit` items have been *read* (not
@@ -18,6 +21,7 @@
 
 use std::ops::Bound;
 
+use super::items::Items;
 use crate::error::{Exception, Result};
 use crate::expr::{Condition, Projection};
 use crate::table::key::{KeySchema, KeyValue, StoreKey};
@@ -39,7 +43,7 @@ pub(crate) struct Pager<'a> {
     pub filter: Option<&'a Condition>,
     pub projection: Option<&'a Projection>,
     pub count_only: bool,
-    pub items: Vec<Item>,
+    pub items: Items,
     pub count: usize,
     pub scanned: usize,
     pub bytes: usize,
@@ -101,9 +105,9 @@ impl<'a> Pager<'a> {
             // Room for a page of a typical size at once: growing from empty costs three
             // allocations and two copies of the items moved so far for a page of ten.
             items: if count_only {
-                Vec::new()
+                Items::new()
             } else {
-                Vec::with_capacity(limit.map_or(16, |l| l.min(128)))
+                Items::with_capacity(limit.map_or(16, |l| l.min(128)))
             },
             count: 0,
             scanned: 0,
@@ -122,7 +126,7 @@ impl<'a> Pager<'a> {
     }
 
     /// Reads one item into the page; false when the page is full.
-    pub fn offer(&mut self, key: &StoreKey, stored: &Stored) -> bool {
+    pub fn offer(&mut self, key: &StoreKey, stored: &Arc<Stored>) -> bool {
         self.scanned += 1;
         self.bytes += stored.size();
         let fetched = self.fetch.as_ref().and_then(|f| {
@@ -133,14 +137,15 @@ impl<'a> Pager<'a> {
         if let Some(full) = fetched {
             self.fetched.push(full.size());
         }
-        let item: &Item = fetched.map_or(stored, |s| s);
-        if self.filter.is_none_or(|f| f.evaluate(Some(item))) {
+        let shared = fetched.unwrap_or(stored);
+        if self.filter.is_none_or(|f| f.evaluate(Some(shared.item()))) {
             self.count += 1;
             if !self.count_only {
-                self.items.push(match self.projection {
-                    Some(p) => p.apply(item),
-                    None => item.clone(),
-                });
+                // The stored item itself, not a copy (see `ops/items.rs`).
+                match self.projection {
+                    Some(p) => self.items.push_owned(p.apply(shared.item())),
+                    None => self.items.push_shared(Arc::clone(shared)),
+                }
             }
         }
         let full = self.limit.is_some_and(|l| self.scanned >= l) || self.bytes >= PAGE_BYTES;
@@ -168,7 +173,7 @@ impl<'a> Pager<'a> {
 
 /// One page, read: what Query and Scan answer and charge.
 pub(crate) struct Page {
-    pub items: Vec<Item>,
+    pub items: Items,
     pub count: usize,
     pub scanned: usize,
     pub bytes: usize,

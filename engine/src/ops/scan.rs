@@ -17,6 +17,7 @@ use std::ops::Bound;
 use super::builder::{
     item_setters, list_setters, map_setters, placeholder_setters, string_setter, value_setter,
 };
+use super::items::Items;
 use super::query::{check_limit, check_select};
 use super::read_path::{evaluated_key, fetched_units, start_key, walk, Fetch, Pager};
 use super::{require_data_table_name, table};
@@ -57,7 +58,8 @@ pub struct ScanInput {
 /// One page of Scan results.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ScanOutput {
-    pub items: Option<Vec<Item>>,
+    /// The matching items (absent with `Select=COUNT`), shared with the store ([`Items`]).
+    pub items: Option<Items>,
     pub count: i32,
     pub scanned_count: i32,
     pub last_evaluated_key: Option<Item>,
@@ -65,8 +67,10 @@ pub struct ScanOutput {
 }
 
 impl ScanOutput {
-    pub fn items(&self) -> &[Item] {
-        self.items.as_deref().unwrap_or(&[])
+    /// The items of this page (empty with `Select=COUNT`). The SDK's gives a
+    /// `&[HashMap<..>]`; [`Items`] reads the same without copying.
+    pub fn items(&self) -> &Items {
+        self.items.as_ref().unwrap_or(Items::empty())
     }
     pub fn count(&self) -> i32 {
         self.count

@@ -22,7 +22,7 @@ use super::builder::{string_setter, value_setter};
 use super::require_table_name;
 use crate::client::Client;
 use crate::error::{Exception, Result};
-use crate::stream::{format_sequence, Record};
+use crate::stream::{format_sequence, Position, Record};
 use crate::types::{KeySchemaElement, StreamStatus, StreamViewType};
 use crate::world::State;
 
@@ -410,12 +410,15 @@ impl GetShardIteratorFluentBuilder {
                     .and_then(|s| s.parse::<u64>().ok())
                     .ok_or_else(|| Exception::validation("A valid SequenceNumber is required for AT_SEQUENCE_NUMBER and AFTER_SEQUENCE_NUMBER"))
             };
-            let position = match kind {
-                ShardIteratorType::TrimHorizon => shard.trimmed_before.max(shard.starting_sequence_number),
-                ShardIteratorType::Latest => shard.records.last().map_or(stream.next_sequence, |(s, _, _)| s + 1),
-                ShardIteratorType::AtSequenceNumber => sequence()?,
-                ShardIteratorType::AfterSequenceNumber => sequence()? + 1,
+            let asked = match kind {
+                ShardIteratorType::TrimHorizon => Position::TrimHorizon,
+                ShardIteratorType::Latest => Position::Latest,
+                ShardIteratorType::AtSequenceNumber => Position::At(sequence()?),
+                ShardIteratorType::AfterSequenceNumber => Position::After(sequence()?),
             };
+            // Where it starts is the stream-shards piece's decision; what is trimmed, the
+            // engine's answer.
+            let position = stream.piece.0.iterator_start(shard, stream.next_sequence, asked);
             if position < shard.trimmed_before {
                 return Err(trimmed());
             }

@@ -492,6 +492,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
     // Apply.
     let item_count = table.store.item_count() as u64;
     let replication = std::sync::Arc::clone(&state.pieces.replication);
+    let stream_shards = std::sync::Arc::clone(&state.pieces.stream_shards);
     let State { tables, rng, .. } = state;
     let table = tables.get_mut(&name).expect("checked above");
     if billing == BillingMode::PayPerRequest && table.billing_mode != billing {
@@ -548,6 +549,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
                 view,
                 &partitions,
                 now,
+                stream_shards.clone(),
             ));
             table.stream_label = Some(label);
         } else {
@@ -571,6 +573,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
             StreamViewType::NewAndOldImages,
             &partitions,
             now,
+            stream_shards.clone(),
         ));
         table.stream_label = Some(label);
     }

@@ -26,9 +26,17 @@
 //! `AFTER_SEQUENCE_NUMBER`), which expire after 15 minutes; reading records older than the
 //! retention period fails with `TrimmedDataAccessException`.
 //!
+//! Where a record goes, its sequence number, what a split does to the shards, what retention
+//! drops and where each iterator starts are one replaceable piece, [`shards::StreamShards`]
+//! (a seam; its rules and what stays with the engine are in [`shards`]). This file keeps the
+//! records themselves: which changes make one, and what a reader sees of it.
+//!
 //! Left out: the 4-hour shard rollover and the limit of two concurrent readers per shard.
 
 pub mod consumer;
+pub mod shards;
+
+pub use shards::{EngineShards, Piece, Position, Shard, Shards, StreamShards};
 
 use std::sync::Arc;
 
@@ -125,22 +133,6 @@ pub struct Change {
     pub size_bytes: u64,
 }
 
-/// One shard: the records of one partition between two splits.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Shard {
-    pub shard_id: String,
-    pub parent_shard_id: Option<String>,
-    /// The partition whose changes this shard carries.
-    pub partition: u32,
-    /// (sequence number, simulated ms, change) of each record, oldest first.
-    pub records: Vec<(u64, u64, Change)>,
-    pub starting_sequence_number: u64,
-    /// Set when the shard was closed (its partition split).
-    pub ending_sequence_number: Option<u64>,
-    /// Sequence numbers below this were trimmed (retention).
-    pub trimmed_before: u64,
-}
-
 /// A table's stream.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stream {
@@ -156,15 +148,20 @@ pub struct Stream {
     /// When the stream was enabled (simulated ms): DescribeStream's
     /// `CreationRequestDateTime`.
     pub created_ms: u64,
+    /// The piece that files this stream's records in shards ([`shards`]).
+    pub piece: Piece,
 }
 
 impl Stream {
+    /// A new stream on a table whose partitions are `partitions`, its shards opened by
+    /// `piece`.
     pub fn new(
         arn: String,
         label: String,
         view_type: StreamViewType,
         partitions: &[u32],
         now_ms: u64,
+        piece: Arc<dyn StreamShards>,
     ) -> Stream {
         let mut stream = Stream {
             arn,
@@ -175,32 +172,11 @@ impl Stream {
             next_shard: 0,
             disabled: false,
             created_ms: now_ms,
+            piece: Piece(piece),
         };
-        for p in partitions {
-            stream.open_shard(*p, None, now_ms);
-        }
+        let piece = stream.piece.0.clone();
+        piece.open_stream(&mut Shards::new(&mut stream, now_ms), partitions);
         stream
-    }
-
-    fn open_shard(&mut self, partition: u32, parent: Option<String>, now_ms: u64) {
-        let id = format!("shardId-{:020}-{:08x}", now_ms, self.next_shard);
-        self.next_shard += 1;
-        self.shards.push(Shard {
-            shard_id: id,
-            parent_shard_id: parent,
-            partition,
-            records: Vec::new(),
-            starting_sequence_number: self.next_sequence,
-            ending_sequence_number: None,
-            trimmed_before: 0,
-        });
-    }
-
-    /// The open shard of a partition.
-    fn open_shard_of(&mut self, partition: u32) -> Option<&mut Shard> {
-        self.shards
-            .iter_mut()
-            .find(|s| s.partition == partition && s.ending_sequence_number.is_none())
     }
 
     /// Disables the stream: no more records, and every open shard is closed at its last
@@ -216,23 +192,17 @@ impl Stream {
         }
     }
 
-    /// Closes the parent partition's shard and opens one per child.
+    /// The parent partition split: the piece closes its shard and opens the children's.
     pub fn on_split(&mut self, parent: u32, children: [u32; 2], now_ms: u64) {
         if self.disabled {
             // Its shards are all closed; a disabled stream gets no new ones.
             return;
         }
-        let seq = self.next_sequence;
-        let parent_id = self.open_shard_of(parent).map(|s| {
-            s.ending_sequence_number = Some(seq.saturating_sub(1).max(s.starting_sequence_number));
-            s.shard_id.clone()
-        });
-        for c in children {
-            self.open_shard(c, parent_id.clone(), now_ms);
-        }
+        let piece = self.piece.0.clone();
+        piece.split(&mut Shards::new(self, now_ms), parent, children);
     }
 
-    /// Appends the record of one change to the partition's shard.
+    /// Makes the record of one change, and has the piece file it in a shard.
     pub fn append(
         &mut self,
         partition: u32,
@@ -259,23 +229,16 @@ impl Stream {
                 new.map_or(0, |s| s.size()) + old.map_or(0, |s| s.size())
             }
         };
-        let seq = self.next_sequence;
-        self.next_sequence += 1;
-        let Some(shard) = self.open_shard_of(partition) else {
-            return;
+        let change = Change {
+            event_name,
+            old: old.cloned(),
+            new: new.cloned(),
+            ttl,
+            epoch_seconds,
+            size_bytes: size.max(1) as u64,
         };
-        shard.records.push((
-            seq,
-            now_ms,
-            Change {
-                event_name,
-                old: old.cloned(),
-                new: new.cloned(),
-                ttl,
-                epoch_seconds,
-                size_bytes: size.max(1) as u64,
-            },
-        ));
+        let piece = self.piece.0.clone();
+        piece.append(&mut Shards::new(self, now_ms), partition, change);
     }
 
     /// The record a reader sees for one change (keys from the table's key schema).
@@ -316,11 +279,13 @@ impl Stream {
         }
     }
 
-    /// Drops records older than the retention period.
+    /// Drops the records the piece says retention trims (a prefix of each shard).
     pub fn trim(&mut self, now_ms: u64, retention_ms: u64) {
-        let horizon = now_ms.saturating_sub(retention_ms);
+        let piece = self.piece.0.clone();
         for shard in &mut self.shards {
-            let cut = shard.records.partition_point(|(_, at, _)| *at < horizon);
+            let cut = piece
+                .trim(shard, now_ms, retention_ms)
+                .min(shard.records.len());
             if cut > 0 {
                 shard.trimmed_before = shard.records[cut - 1].0 + 1;
                 shard.records.drain(..cut);

@@ -337,6 +337,7 @@ pub struct QuorumReplication;
 
 impl Replication for QuorumReplication {
     fn accept_write(&self, group: &Group) -> Result<(), Unavailable> {
+        crate::seams::guard::REPLICATION.refuse();
         let Some(leader) = group.leader else {
             return Err(leaderless(group));
         };
@@ -349,6 +350,7 @@ impl Replication for QuorumReplication {
     }
 
     fn replicate(&self, group: &Group, draw: &mut Draw<'_>) -> [Delivery; 3] {
+        crate::seams::guard::REPLICATION.refuse();
         let leader = group.leader;
         let followers = || {
             group
@@ -382,6 +384,7 @@ impl Replication for QuorumReplication {
         consistent: bool,
         draw: &mut Draw<'_>,
     ) -> Result<Az, Unavailable> {
+        crate::seams::guard::REPLICATION.refuse();
         if consistent {
             return group.leader.ok_or_else(|| leaderless(group));
         }
@@ -395,6 +398,7 @@ impl Replication for QuorumReplication {
     }
 
     fn elect(&self, group: &Group, draw: &mut Draw<'_>) -> Option<Az> {
+        crate::seams::guard::REPLICATION.refuse();
         if group.live() < 2 {
             return None; // no majority: no election can end
         }

@@ -163,6 +163,7 @@ pub struct EngineRouter;
 
 impl PartitionRouter for EngineRouter {
     fn hash(&self, partition_key: KeyBytes<'_>, _sort_key: Option<KeyBytes<'_>>) -> u64 {
+        crate::seams::guard::ROUTER.refuse();
         let mut h = FNV_OFFSET;
         for b in std::iter::once(&partition_key.tag).chain(partition_key.bytes) {
             h ^= u64::from(*b);
@@ -172,6 +173,7 @@ impl PartitionRouter for EngineRouter {
     }
 
     fn route(&self, hash: u64, partitions: &[HashRange]) -> usize {
+        crate::seams::guard::ROUTER.refuse();
         // Sorted by start and covering the space: the last range starting at or below hash.
         partitions
             .partition_point(|r| r.start <= hash)
@@ -183,6 +185,7 @@ impl PartitionRouter for EngineRouter {
         partition: HashRange,
         collections: &[Collection],
     ) -> Option<[HashRange; 2]> {
+        crate::seams::guard::ROUTER.refuse();
         if collections.len() < 2 {
             return None;
         }
@@ -190,6 +193,7 @@ impl PartitionRouter for EngineRouter {
     }
 
     fn split_for_heat(&self, partition: HashRange, heat: &[(u64, f64)]) -> Option<[HashRange; 2]> {
+        crate::seams::guard::ROUTER.refuse();
         if heat.len() < 2 {
             return None;
         }

@@ -160,6 +160,7 @@ impl TtlSweeper for EngineSweeper {
         old: Option<&AttributeValue>,
         new: Option<&AttributeValue>,
     ) {
+        crate::seams::guard::TTL_SWEEPER.refuse();
         let mut entry = (0, key);
         if let Some(e) = old.and_then(expiry) {
             entry.0 = e;
@@ -172,6 +173,7 @@ impl TtlSweeper for EngineSweeper {
     }
 
     fn sweep(&self, index: &mut ExpiryIndex, sweep: &mut Sweep<'_>) {
+        crate::seams::guard::TTL_SWEEPER.refuse();
         let (now, delay) = (sweep.now(), sweep.delay_s());
         let floor = now.saturating_sub(FIVE_YEARS_S);
         let due: Vec<ItemKey> = index
@@ -188,6 +190,7 @@ impl TtlSweeper for EngineSweeper {
     }
 
     fn next_due(&self, index: &ExpiryIndex, now_s: u64, delay_s: u64) -> Option<u64> {
+        crate::seams::guard::TTL_SWEEPER.refuse();
         let floor = now_s.saturating_sub(FIVE_YEARS_S);
         let earliest = index.iter().map(|(e, _)| *e).find(|e| *e >= floor)?;
         Some(earliest + delay_s)

@@ -30,8 +30,11 @@ pub fn from_item<I: MapInput<AttributeValue>, T: DeserializeOwned>(item: I) -> R
 /// the error.
 ///
 /// Not part of the SDK: `serde_dynamo::from_items`, with its signature.
+///
+/// It takes any collection of items, a `Vec` as serde_dynamo's does or a page's
+/// [`Items`](crate::Items) (`from_items(out.items.unwrap_or_default())`).
 pub fn from_items<I: MapInput<AttributeValue>, T: DeserializeOwned>(
-    items: Vec<I>,
+    items: impl IntoIterator<Item = I>,
 ) -> Result<Vec<T>> {
     items.into_iter().map(from_item).collect()
 }

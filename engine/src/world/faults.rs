@@ -9,6 +9,7 @@
 //! | [`World::fail_az`] | every replica in that AZ stops: leaders there are lost (an election follows after `election_timeout_ms`), followers there stop receiving writes |
 //! | [`World::heal_az`] | those replicas come back and catch up from the log |
 //! | [`World::stop_leader`] | one partition's leader stops (its AZ stays up) |
+//! | [`World::stop_replica`] | one replica of one partition stops, whichever role it has (a storage node lost): a follower's loss leaves the leader in place |
 //! | [`World::lag_replica`] | one replica receives replication later than usual, so eventually consistent reads served by it are stale for longer |
 //! | [`World::heal_all`] | every replica up, no extra lag; every Region up, every link at its usual speed |
 //! | [`World::fail_region`], [`World::heal_region`], [`World::lag_replication`] | a whole Region down, or replication between two Regions slower ([`crate::global`]) |
@@ -102,6 +103,20 @@ impl World {
         if let Some(leader) = p.leader {
             stop_replica(p, leader, now, timeout);
         }
+        Ok(())
+    }
+
+    /// Stops one replica of one partition — the one in `az` — as the loss of a single storage
+    /// node would: its AZ stays up for every other partition. A stopped leader is lost (an
+    /// election follows, as with [`World::stop_leader`]); a stopped follower leaves the leader
+    /// in place. With both followers stopped the leader still serves strongly consistent reads
+    /// but no write reaches a quorum of two. The replica stays down until its AZ is healed
+    /// ([`World::heal_az`], [`World::heal_all`]).
+    pub fn stop_replica(&self, table: &str, partition: u32, az: Az) -> Result<()> {
+        let mut state = self.lock();
+        let (now, timeout) = (state.now_ms, state.config.election_timeout_ms);
+        let p = partition_mut(&mut state.tables, table, partition)?;
+        stop_replica(p, az.index(), now, timeout);
         Ok(())
     }
 

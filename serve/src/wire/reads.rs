@@ -30,7 +30,7 @@ pub fn query(api: &Api, req: &Fields<'_>) -> Result<Value, WireError> {
     req.finish()?;
     let out = call.send()?;
     Ok(Out::new()
-        .put("Items", out.items.as_deref().map(items))
+        .put("Items", out.items.as_ref().map(items))
         .put("Count", Some(Value::from(out.count)))
         .put("ScannedCount", Some(Value::from(out.scanned_count)))
         .item("LastEvaluatedKey", out.last_evaluated_key.as_ref())
@@ -61,7 +61,7 @@ pub fn scan(api: &Api, req: &Fields<'_>) -> Result<Value, WireError> {
     req.finish()?;
     let out = call.send()?;
     Ok(Out::new()
-        .put("Items", out.items.as_deref().map(items))
+        .put("Items", out.items.as_ref().map(items))
         .put("Count", Some(Value::from(out.count)))
         .put("ScannedCount", Some(Value::from(out.scanned_count)))
         .item("LastEvaluatedKey", out.last_evaluated_key.as_ref())

@@ -85,8 +85,8 @@ impl Out {
     }
 }
 
-pub fn items(list: &[Item]) -> Value {
-    Value::Array(list.iter().map(engine::value::item_to_json).collect())
+pub fn items<'a>(list: impl IntoIterator<Item = &'a Item>) -> Value {
+    Value::Array(list.into_iter().map(engine::value::item_to_json).collect())
 }
 
 fn number(n: f64) -> Value {

@@ -242,11 +242,22 @@ def create_provisioned(name, wcu):
 
 @check
 def batch_write_returns_unprocessed_items_until_capacity_frees():
+    # A new table is born with its burst bank full (300 s of its rate: 1,500 writes here), so
+    # batches land whole until the bank is spent; the first batch past it comes back with
+    # unprocessed items, which land once the 5 WCU rate refills the bucket.
     create_provisioned("slow", 5)
-    writes = [{"PutRequest": {"Item": {"id": {"S": f"k{i:02}"}}}} for i in range(25)]
-    out = DDB.batch_write_item(RequestItems={"slow": writes})
+    written = 0
+    out = {"UnprocessedItems": {}}
+    for batch in range(100):
+        writes = [{"PutRequest": {"Item": {"id": {"S": f"k{batch:03}-{i:02}"}}}}
+                  for i in range(25)]
+        out = DDB.batch_write_item(RequestItems={"slow": writes})
+        written += 25
+        if out["UnprocessedItems"]:
+            break
     left = out["UnprocessedItems"].get("slow", [])
-    assert 0 < len(left) < 25, f"{len(left)} of 25 unprocessed"
+    assert 0 < len(left) <= 25, f"{written} writes in batches of 25 never came back unprocessed"
+    assert 1000 < written, f"only {written} writes landed before the first unprocessed item"
     assert set(left[0]["PutRequest"]["Item"]) == {"id"}, left[0]
     rounds = 1
     pending = out["UnprocessedItems"]
@@ -255,10 +266,10 @@ def batch_write_returns_unprocessed_items_until_capacity_frees():
         pending = DDB.batch_write_item(RequestItems=pending)["UnprocessedItems"]
         rounds += 1
         assert rounds < 20, "still unprocessed after 20 rounds"
-    count = DDB.scan(TableName="slow", ConsistentRead=True)["Count"]
-    assert count == 25, count
-    got = DDB.batch_get_item(RequestItems={"slow": {"Keys": [{"id": {"S": "k00"}},
-                                                             {"id": {"S": "k24"}}],
+    count = DDB.scan(TableName="slow", ConsistentRead=True, Select="COUNT")["Count"]
+    assert count == written, (count, written)
+    got = DDB.batch_get_item(RequestItems={"slow": {"Keys": [{"id": {"S": "k000-00"}},
+                                                             {"id": {"S": left[-1]["PutRequest"]["Item"]["id"]["S"]}}],
                                                     "ConsistentRead": True}})
     assert len(got["Responses"]["slow"]) == 2 and got["UnprocessedKeys"] == {}, got
 
@@ -312,15 +323,15 @@ def the_streams_client_reads_the_tables_changes():
 def throttled_writes_succeed_through_the_sdks_own_retries():
     create_provisioned("hot", 3)
     # Without retries, a burst of writes surfaces the typed exception once the partition's
-    # second (and the burst it banked) is spent.
+    # second and its burst bank (full at creation: 300 s of 3 WCU, 900 writes) are spent.
     eager = SESSION.client("dynamodb", endpoint_url=ENDPOINT,
                            config=Config(retries={"mode": "legacy", "total_max_attempts": 1}))
     accepted = 0
     try:
-        for i in range(500):
+        for i in range(3000):
             eager.put_item(TableName="hot", Item={"id": {"S": f"burst{i}"}})
             accepted += 1
-        raise AssertionError("500 writes fitted a 3 WCU table")
+        raise AssertionError("3,000 writes fitted a 3 WCU table")
     except eager.exceptions.ProvisionedThroughputExceededException as e:
         assert e.response["ResponseMetadata"]["HTTPStatusCode"] == 400, e.response
         # The reason: the table over its provisioned rate (not a hot key), and which table.

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use engine::error::ProvideErrorMetadata;
-use engine::seams::Pieces;
+use engine::seams::{Learners, Pieces};
 use engine::types::{
     AttributeDefinition, BillingMode, ConsumedCapacity, CreateGlobalSecondaryIndexAction,
     GlobalSecondaryIndex, GlobalSecondaryIndexUpdate, KeySchemaElement, KeyType, Projection,
@@ -675,7 +675,7 @@ impl Scene {
         };
         let log: Log = Arc::default();
         let recorder = Recorder {
-            inner: learner::propagator(),
+            inner: Box::new(Learners::new(learner::propagator)),
             log: Arc::clone(&log),
             recent: Mutex::default(),
         };

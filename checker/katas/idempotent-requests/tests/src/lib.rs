@@ -606,11 +606,18 @@ impl Scene {
     /// last replica is elected leader and serves strongly consistent reads, but no write can
     /// reach a quorum of two (about 6 s of simulated time).
     fn lose_write_quorum(&self, p: u32) {
-        for _ in 0..2 {
+        // Both followers stop, the leader stays: strongly consistent reads are still served,
+        // no write reaches a quorum of two. (Stopping the leader twice would leave nobody to
+        // lead — an election needs a majority — and the partition would refuse reads too.)
+        let leader = self
+            .world
+            .leader_az(TABLE, p)
+            .unwrap_or_else(|e| fail(format!("the test could not find a leader: {e}")))
+            .unwrap_or_else(|| fail(format!("partition {p} has no leader before the outage")));
+        for az in Az::ALL.into_iter().filter(|az| *az != leader) {
             self.world
-                .stop_leader(TABLE, p)
-                .unwrap_or_else(|e| fail(format!("the test could not stop a leader: {e}")));
-            self.world.advance(Duration::from_secs(3));
+                .stop_replica(TABLE, p, az)
+                .unwrap_or_else(|e| fail(format!("the test could not stop a replica: {e}")));
         }
     }
 

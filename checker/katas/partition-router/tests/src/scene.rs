@@ -58,7 +58,7 @@ impl Scene {
         let yours = World::with_pieces(
             config,
             Pieces {
-                router: Arc::from(crate::learner::router()),
+                router: Arc::from(crate::router()),
                 ..Pieces::default()
             },
         );
@@ -209,7 +209,7 @@ impl Scene {
     /// Why a key with `hash` is not found in the learner's world, if routing explains it.
     pub fn route_cause(&self, table: &str, hash: u64) -> String {
         let ranges: Vec<HashRange> = self.layouts(table).1.iter().map(|r| r.range).collect();
-        let yours = crate::learner::router();
+        let yours = crate::router();
         let owner = ranges.iter().position(|r| r.contains(hash));
         let routed = yours.route(hash, &ranges);
         for (i, r) in ranges.iter().enumerate() {
@@ -281,7 +281,7 @@ impl Scene {
         } else {
             "it stayed hot; the cut goes at the weighted median of its traffic".to_string()
         };
-        let yours = crate::learner::router();
+        let yours = crate::router();
         let wrong_hash = hashes.iter().find_map(|&(h, k, _)| {
             let bytes = KeyBytes {
                 tag: b'S',

@@ -414,7 +414,7 @@ fn thousand_schedules(seed: u64) {
 /// world settled, and each key read back strongly.
 fn schedule(seed: u64, n: usize, schedule_seed: u64) {
     let mut rng = Rng::new(schedule_seed);
-    let rec = Recorder::new(learner::replication());
+    let rec = Recorder::new(Box::new(engine::seams::Learners::new(learner::replication)));
     let world = scene::world(schedule_seed, rec.clone() as Arc<dyn Replication>);
     let c = world.client();
     let mut steps: Vec<(u64, Step, String)> = Vec::new();

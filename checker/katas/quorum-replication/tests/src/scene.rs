@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use engine::seams::{Pieces, QuorumReplication};
+use engine::seams::{Learners, Pieces, QuorumReplication};
 use engine::types::ScalarAttributeType;
 use engine::types::{AttributeDefinition, KeySchemaElement, KeyType, ProvisionedThroughput};
 use engine::world::inspect::PartitionInfo;
@@ -275,7 +275,7 @@ pub fn partition_info(world: &World, key: &str) -> PartitionInfo {
 impl Scene {
     pub fn new(seed: u64) -> Scene {
         let ours_rec = Recorder::new(Box::new(QuorumReplication));
-        let yours_rec = Recorder::new(crate::learner::replication());
+        let yours_rec = Recorder::new(Box::new(Learners::new(crate::learner::replication)));
         Scene {
             seed,
             engine: world(seed, ours_rec.clone()),

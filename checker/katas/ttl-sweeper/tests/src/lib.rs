@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use engine::seams::Pieces;
+use engine::seams::{Learners, Pieces};
 use engine::types::{
     AttributeDefinition, BillingMode, KeySchemaElement, KeyType, OperationType,
     ScalarAttributeType, ShardIteratorType, StreamSpecification, StreamViewType,
@@ -316,7 +316,8 @@ impl Scene {
             ttl_sweep_interval_s: interval,
             ..WorldConfig::default()
         };
-        let pieces = Pieces::default().with_ttl_sweeper(Arc::from(learner::ttl_sweeper()));
+        let pieces =
+            Pieces::default().with_ttl_sweeper(Arc::new(Learners::new(learner::ttl_sweeper)));
         let epoch0 = config.epoch_seconds;
         let mut s = Scene {
             engine: World::with_config(config.clone()),
