@@ -94,6 +94,10 @@
 //! - **The crate's name**: `engine::` where the SDK has `aws_sdk_dynamodb::`, and a client
 //!   from a [`World`] (`world.client()`) instead of one from `aws_config`.
 //!
+//! The shapes and enums are `Clone`, not `Copy`, as the SDK's are (only `DateTime` is `Copy`,
+//! as the SDK's is): code that moves a `KeyType` or a `ProvisionedThroughput` twice fails
+//! here as it would there.
+//!
 //! Outputs have the SDK's `Option`-ness: `table.table_status()` is an `Option<&TableStatus>`,
 //! `out.responses()` an `Option<&map>`, a list accessor a slice (empty when absent). The
 //! waiters are there too ([`client::Waiters`], [`waiters`]), sleeping on the simulated
@@ -103,9 +107,7 @@
 //! accessor `item()` (or `into_item()`, owned) only, not also a public field (a field would
 //! copy every item read; see [`operation::get_item::GetItemOutput`]); a Query or Scan page's
 //! `items` field is an [`Items`] where the SDK has a `Vec<HashMap<..>>` (it shares the stored
-//! items and reads like the `Vec`, whose type only code naming it meets; `ops/items.rs`); the SDK's
-//! `ProvisionedThroughput` and enums such as `KeyType` are `Clone` only, the engine's are also
-//! `Copy` (SDK code that clones them compiles, clippy calls the clone redundant); and a new
+//! items and reads like the `Vec`, whose type only code naming it meets; `ops/items.rs`); and a new
 //! table is `ACTIVE` at once unless the world says otherwise
 //! ([`WorldConfig::table_creation_ms`]), so set-up code need not wait.
 //!

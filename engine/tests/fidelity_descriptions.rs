@@ -102,6 +102,7 @@ fn descriptions_carry_a_table_id_index_arns_and_when_the_table_became_on_demand(
     let epoch = w.epoch_seconds() as i64;
     let since = |t: &engine::types::TableDescription| {
         t.billing_mode_summary
+            .clone()
             .unwrap()
             .last_update_to_pay_per_request_date_time
     };

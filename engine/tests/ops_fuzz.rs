@@ -387,10 +387,13 @@ fn one(r: &mut Rng, c: &Client) -> bool {
                 |b, k, v| b.expression_attribute_names(k, v),
                 |b, k, v| b.expression_attribute_values(k, v),
             );
-            b.return_values(*r.pick(&[ReturnValue::None, ReturnValue::AllOld, ReturnValue::AllNew]))
-                .send()
-                .map(|_| ())
-                .map_err(engine::Error::from)
+            b.return_values(
+                r.pick(&[ReturnValue::None, ReturnValue::AllOld, ReturnValue::AllNew])
+                    .clone(),
+            )
+            .send()
+            .map(|_| ())
+            .map_err(engine::Error::from)
         }
         1 => {
             let key = item(r);
@@ -410,10 +413,13 @@ fn one(r: &mut Rng, c: &Client) -> bool {
                 |b, k, v| b.expression_attribute_names(k, v),
                 |b, k, v| b.expression_attribute_values(k, v),
             );
-            b.return_values(*r.pick(&[ReturnValue::UpdatedNew, ReturnValue::AllOld]))
-                .send()
-                .map(|_| ())
-                .map_err(engine::Error::from)
+            b.return_values(
+                r.pick(&[ReturnValue::UpdatedNew, ReturnValue::AllOld])
+                    .clone(),
+            )
+            .send()
+            .map(|_| ())
+            .map_err(engine::Error::from)
         }
         2 => {
             let b = c.delete_item().table_name("fuzz").set_key(Some(item(r)));

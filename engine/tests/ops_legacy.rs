@@ -186,7 +186,7 @@ fn every_comparison_operator_filters_as_its_expression_does() {
         ),
     ];
     for (op, args, expression, values, expected) in cases {
-        let (legacy, modern) = scan_both(&c, cond(op, args), expression, &values);
+        let (legacy, modern) = scan_both(&c, cond(op.clone(), args), expression, &values);
         assert_eq!(legacy, modern, "{op} against {expression}");
         assert_eq!(legacy, expected, "{op}");
     }
@@ -278,7 +278,7 @@ fn key_conditions_refuse_what_a_key_cannot_do() {
             _ => vec![s("p")],
         };
         assert_eq!(
-            query(vec![("PK", cond(op, args))]),
+            query(vec![("PK", cond(op.clone(), args))]),
             "Attempted conditional constraint is not an indexable operation",
             "{op}"
         );
@@ -311,7 +311,7 @@ fn each_operator_takes_its_number_of_arguments() {
         let got = message(
             c.scan()
                 .table_name("app")
-                .scan_filter("a", cond(op, args))
+                .scan_filter("a", cond(op.clone(), args))
                 .send(),
         );
         assert_eq!(

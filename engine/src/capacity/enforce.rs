@@ -99,7 +99,7 @@ pub(crate) fn admit(
     let Request {
         hash, units, kind, ..
     } = request;
-    let billing = table.billing_mode;
+    let billing = table.billing_mode.clone();
     let limits = limits_for(table, index, kind, rules);
     let read_limits = limits_for(table, index, Kind::Read, rules);
     let write_limits = limits_for(table, index, Kind::Write, rules);
@@ -178,8 +178,8 @@ fn limits_for(table: &Table, index: Option<&str>, kind: Kind, rules: &Rules) -> 
         .and_then(|i| table.index(i))
         .filter(|i| i.kind == IndexKind::Global);
     let throughput = match gsi {
-        Some(g) => g.throughput,
-        None => table.throughput,
+        Some(g) => g.throughput.clone(),
+        None => table.throughput.clone(),
     };
     // A provisioned table created without throughput is treated as 1 unit per second.
     let provisioned = match table.billing_mode {

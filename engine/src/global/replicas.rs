@@ -73,7 +73,7 @@ pub(crate) fn changes(
                     )));
                 }
                 if table
-                    .stream
+                    .stream.clone()
                     .is_some_and(|s| s.stream_view_type != Some(StreamViewType::NewAndOldImages))
                 {
                     // Wording unverified against the service.
@@ -150,7 +150,7 @@ pub(crate) fn add(state: &mut State, table: &str, region: &Region) {
     let view = copy
         .stream_log
         .as_ref()
-        .map(|s| s.view_type)
+        .map(|s| s.view_type.clone())
         .unwrap_or(crate::types::StreamViewType::NewAndOldImages);
     let partitions: Vec<u32> = copy.store.partitions.iter().map(|p| p.id).collect();
     copy.stream_log = Some(crate::stream::Stream::new(

@@ -110,7 +110,7 @@ pub trait IndexPropagator: Send + Sync {
 }
 
 /// An index as a propagator sees it: whose key it is keyed by, and what it keeps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IndexShape<'a> {
     /// The index's name.
     pub name: &'a str,
@@ -129,7 +129,7 @@ pub struct IndexShape<'a> {
 }
 
 /// A key attribute of an index: its name and the type its values have (`S`, `N` or `B`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KeyAttribute<'a> {
     pub name: &'a str,
     pub attribute_type: ScalarAttributeType,
@@ -139,10 +139,10 @@ impl KeyAttribute<'_> {
     /// Whether `value` is of this attribute's type: a key value of the index.
     pub fn accepts(&self, value: &AttributeValue) -> bool {
         matches!(
-            (value, self.attribute_type),
-            (AttributeValue::S(_), ScalarAttributeType::S)
-                | (AttributeValue::N(_), ScalarAttributeType::N)
-                | (AttributeValue::B(_), ScalarAttributeType::B)
+            (value, &self.attribute_type),
+            (AttributeValue::S(_), &ScalarAttributeType::S)
+                | (AttributeValue::N(_), &ScalarAttributeType::N)
+                | (AttributeValue::B(_), &ScalarAttributeType::B)
         )
     }
 }
@@ -243,9 +243,9 @@ impl IndexPropagator for EnginePropagator {
 /// The item's index key, if it carries every key attribute of the index, each of the type
 /// the index declares.
 fn key_of<'a>(index: &IndexShape<'_>, item: &'a Item) -> Option<IndexKey<'a>> {
-    let value = |key: KeyAttribute<'_>| item.get(key.name).filter(|v| key.accepts(v));
-    let partition = value(index.partition_key)?;
-    let sort = match index.sort_key {
+    let value = |key: &KeyAttribute<'_>| item.get(key.name).filter(|v| key.accepts(v));
+    let partition = value(&index.partition_key)?;
+    let sort = match &index.sort_key {
         Some(key) => Some(value(key)?),
         None => None,
     };
@@ -254,14 +254,14 @@ fn key_of<'a>(index: &IndexShape<'_>, item: &'a Item) -> Option<IndexKey<'a>> {
 
 /// Whether the index keeps attribute `name` (of an item that is in it).
 pub(crate) fn keeps(index: &IndexShape<'_>, name: &str) -> bool {
-    match index.projection {
+    match &index.projection {
         ProjectionType::All => true,
         kind => {
             name == index.table_partition_key
                 || Some(name) == index.table_sort_key
                 || name == index.partition_key.name
-                || Some(name) == index.sort_key.map(|k| k.name)
-                || (kind == ProjectionType::Include
+                || Some(name) == index.sort_key.as_ref().map(|k| k.name)
+                || (*kind == ProjectionType::Include
                     && index.non_key_attributes.iter().any(|a| a == name))
         }
     }
@@ -320,11 +320,11 @@ pub(crate) fn shape<'a>(index: &'a Index, table: &'a KeySchema) -> IndexShape<'a
         name: &index.name,
         partition_key: KeyAttribute {
             name: &schema.pk,
-            attribute_type: schema.pk_type,
+            attribute_type: schema.pk_type.clone(),
         },
         sort_key: schema.sk.as_ref().map(|(name, t)| KeyAttribute {
             name,
-            attribute_type: *t,
+            attribute_type: t.clone(),
         }),
         table_partition_key: &table.pk,
         table_sort_key: table.sk_name(),
@@ -341,9 +341,9 @@ fn store_key(
     key: &IndexKey<'_>,
     base: &Arc<(KeyValue, Option<KeyValue>)>,
 ) -> Option<StoreKey> {
-    let pk = KeyValue::from_attribute(key.partition, schema.pk_type)?;
+    let pk = KeyValue::from_attribute(key.partition, schema.pk_type.clone())?;
     let sk = match (&schema.sk, key.sort) {
-        (Some((_, t)), Some(v)) => Some(KeyValue::from_attribute(v, *t)?),
+        (Some((_, t)), Some(v)) => Some(KeyValue::from_attribute(v, t.clone())?),
         (None, None) => None,
         _ => return None,
     };
@@ -354,9 +354,9 @@ fn store_key(
 
 /// The table key of an item (`None` if the item lacks it, which a stored item never does).
 fn table_key(table: &KeySchema, item: &Item) -> Option<Arc<(KeyValue, Option<KeyValue>)>> {
-    let pk = KeyValue::from_attribute(item.get(&table.pk)?, table.pk_type)?;
+    let pk = KeyValue::from_attribute(item.get(&table.pk)?, table.pk_type.clone())?;
     let sk = match &table.sk {
-        Some((name, t)) => Some(KeyValue::from_attribute(item.get(name)?, *t)?),
+        Some((name, t)) => Some(KeyValue::from_attribute(item.get(name)?, t.clone())?),
         None => None,
     };
     Some(Arc::new((pk, sk)))

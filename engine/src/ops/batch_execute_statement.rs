@@ -252,7 +252,7 @@ pub(crate) fn execute(
         responses: Some(responses),
         consumed_capacity: super::transact_write_items::report(
             &consumption,
-            input.return_consumed_capacity,
+            input.return_consumed_capacity.clone(),
         ),
     })
 }
@@ -282,7 +282,7 @@ fn one(
             let written = run::write(
                 state,
                 plan,
-                request.return_values_on_condition_check_failure,
+                request.return_values_on_condition_check_failure.clone(),
             )?;
             Ok((written.item, written.consumption))
         }

@@ -328,12 +328,13 @@ pub(crate) fn execute(state: &mut State, input: &BatchGetItemInput) -> Result<Ba
     }
     if input
         .return_consumed_capacity
+        .clone()
         .is_some_and(|m| m != ReturnConsumedCapacity::None)
     {
         out.consumed_capacity = Some(
             consumption
                 .iter()
-                .filter_map(|(t, c)| c.report(t, input.return_consumed_capacity))
+                .filter_map(|(t, c)| c.report(t, input.return_consumed_capacity.clone()))
                 .collect(),
         );
     }

@@ -211,7 +211,7 @@ pub(crate) fn execute(
         consumed_capacity: None,
         item_collection_metrics: None,
     };
-    let wants_metrics = super::wants_metrics(input.return_item_collection_metrics);
+    let wants_metrics = super::wants_metrics(input.return_item_collection_metrics.clone());
     let mut written: Vec<(String, StoreKey)> = Vec::new();
     let mut consumption: BTreeMap<String, Consumption> = BTreeMap::new();
     let mut processed = 0usize;
@@ -261,12 +261,13 @@ pub(crate) fn execute(
     }
     if input
         .return_consumed_capacity
+        .clone()
         .is_some_and(|m| m != ReturnConsumedCapacity::None)
     {
         out.consumed_capacity = Some(
             consumption
                 .iter()
-                .filter_map(|(t, c)| c.report(t, input.return_consumed_capacity))
+                .filter_map(|(t, c)| c.report(t, input.return_consumed_capacity.clone()))
                 .collect(),
         );
     }

@@ -159,7 +159,7 @@ fn key_schema(
         }
     }
     let type_of = |name: &str| {
-        defs.iter().find(|d| d.attribute_name == name).map(|d| d.attribute_type).ok_or_else(|| {
+        defs.iter().find(|d| d.attribute_name == name).map(|d| d.attribute_type.clone()).ok_or_else(|| {
             invalid(format!(
                 "Some index key attributes are not defined in AttributeDefinitions. Keys: [{}], AttributeDefinitions: [{}]",
                 elements.iter().map(|e| e.attribute_name.as_str()).collect::<Vec<_>>().join(", "),
@@ -215,7 +215,7 @@ pub(crate) fn check_projection(
         )));
     };
     let attributes = projection.non_key_attributes();
-    match projection.projection_type {
+    match &projection.projection_type {
         None => {
             return Err(Exception::validation(format!(
                 "1 validation error detected: Value null at '{field}.member.projection.projectionType' failed to satisfy constraint: Member must not be null (index {index})"
@@ -291,8 +291,11 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
             )));
         }
     }
-    let billing = input.billing_mode.unwrap_or(BillingMode::Provisioned);
-    let throughput = match (billing, input.provisioned_throughput) {
+    let billing = input
+        .billing_mode
+        .clone()
+        .unwrap_or(BillingMode::Provisioned);
+    let throughput = match (billing.clone(), input.provisioned_throughput.clone()) {
         (BillingMode::Provisioned, None) => {
             return Err(invalid("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED"))
         }
@@ -357,7 +360,7 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
             "globalSecondaryIndexes",
             &mut total_included,
         )?;
-        let gsi_throughput = match (billing, gsi.provisioned_throughput) {
+        let gsi_throughput = match (billing.clone(), gsi.provisioned_throughput.clone()) {
             (BillingMode::Provisioned, None) => {
                 return Err(invalid(format!(
                     "ProvisionedThroughput is not specified for index: {}",
@@ -376,7 +379,7 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
             check_throughput(t)?;
         }
         used.extend(gsi.key_schema.iter().map(|e| e.attribute_name.as_str()));
-        let count = initial_partitions(gsi_throughput);
+        let count = initial_partitions(gsi_throughput.clone());
         indexes.push(Index {
             name: gsi.index_name.clone(),
             kind: IndexKind::Global,
@@ -439,10 +442,11 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
         input.sse_specification.as_ref(),
         state.regions.here.as_str(),
     )?;
-    let count = initial_partitions(throughput);
+    let count = initial_partitions(throughput.clone());
     let store = Store::new(schema, count, replication, rng);
     let stream_label = input
         .stream_specification
+        .clone()
         .filter(|s| s.stream_enabled)
         .map(|_| stream_label(state.config.epoch_seconds * 1000 + state.now_ms));
     let region = state.regions.here.as_str().to_string();
@@ -459,13 +463,21 @@ pub(crate) fn execute(state: &mut State, input: &CreateTableInput) -> Result<Cre
             .then(|| state.now_ms + state.config.table_creation_ms),
         key_elements: input.key_schema.clone(),
         attribute_definitions: defs.clone(),
-        billing_mode: billing,
+        billing_mode: billing.clone(),
         throughput,
         indexes,
-        stream: input.stream_specification.filter(|s| s.stream_enabled),
+        stream: input
+            .stream_specification
+            .clone()
+            .filter(|s| s.stream_enabled),
         stream_log: stream_label
             .as_ref()
-            .zip(input.stream_specification.and_then(|s| s.stream_view_type))
+            .zip(
+                input
+                    .stream_specification
+                    .clone()
+                    .and_then(|s| s.stream_view_type),
+            )
             .map(|(label, view)| {
                 let partitions: Vec<u32> = store.partitions.iter().map(|p| p.id).collect();
                 crate::stream::Stream::new(

@@ -120,7 +120,7 @@ pub(crate) fn execute(state: &mut State, input: &DeleteItemInput) -> Result<Dele
     };
     let legacy = super::legacy::LegacyInput {
         expected: input.expected.as_ref(),
-        conditional_operator: input.conditional_operator,
+        conditional_operator: input.conditional_operator.clone(),
         ..Default::default()
     };
     let parsed = super::legacy::parse(&legacy, &exprs)?;
@@ -153,7 +153,7 @@ pub(crate) fn run(
     let failed = match &parsed.condition {
         Some(condition) if !condition.evaluate(current) => Some(condition_failed(
             current,
-            input.return_values_on_condition_check_failure,
+            input.return_values_on_condition_check_failure.clone(),
         )),
         _ => None,
     };
@@ -166,7 +166,7 @@ pub(crate) fn run(
         None => admit_item_write(state, name, &key, None, false)?,
     };
     let metrics_key =
-        super::wants_metrics(input.return_item_collection_metrics).then(|| key.clone());
+        super::wants_metrics(input.return_item_collection_metrics.clone()).then(|| key.clone());
     let old = if exists {
         state.commit_write(name, key, None)
     } else {
@@ -178,7 +178,7 @@ pub(crate) fn run(
     };
     Ok(DeleteItemOutput {
         attributes: attributes.map(crate::table::partition::Stored::into_item),
-        consumed_capacity: consumption.report(name, input.return_consumed_capacity),
+        consumed_capacity: consumption.report(name, input.return_consumed_capacity.clone()),
         item_collection_metrics: super::collection_metrics(state, name, metrics_key.as_ref()),
     })
 }

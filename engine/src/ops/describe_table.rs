@@ -92,18 +92,18 @@ pub(crate) fn describe(table: &Table, epoch_seconds: u64) -> TableDescription {
         table_name: Some(table.name.clone()),
         table_arn: Some(table.arn()),
         table_id: Some(table.settings.table_id.clone()),
-        table_status: Some(table.status),
+        table_status: Some(table.status.clone()),
         key_schema: Some(table.key_elements.clone()),
         attribute_definitions: Some(table.attribute_definitions.clone()),
         billing_mode_summary: Some(BillingModeSummary {
-            billing_mode: Some(table.billing_mode),
+            billing_mode: Some(table.billing_mode.clone()),
             last_update_to_pay_per_request_date_time: table
                 .settings
                 .pay_per_request_since_ms
                 .map(date),
         }),
         provisioned_throughput: Some(throughput(if provisioned {
-            table.throughput
+            table.throughput.clone()
         } else {
             None
         })),
@@ -117,10 +117,10 @@ pub(crate) fn describe(table: &Table, epoch_seconds: u64) -> TableDescription {
                     index_arn: Some(table.index_arn(&i.name)),
                     key_schema: Some(i.key_elements.clone()),
                     projection: Some(i.projection.clone()),
-                    index_status: Some(i.status),
+                    index_status: Some(i.status.clone()),
                     backfilling: (i.status == IndexStatus::Creating).then_some(true),
                     provisioned_throughput: Some(throughput(if provisioned {
-                        i.throughput
+                        i.throughput.clone()
                     } else {
                         None
                     })),
@@ -144,7 +144,7 @@ pub(crate) fn describe(table: &Table, epoch_seconds: u64) -> TableDescription {
                 })
                 .collect(),
         ),
-        stream_specification: table.stream,
+        stream_specification: table.stream.clone(),
         latest_stream_arn: table
             .stream_label
             .as_ref()

@@ -118,12 +118,16 @@ pub(crate) fn execute(
             let plan = partiql::write(state, &write)?;
             state.log.target(plan.table(), None);
             let table = plan.table().to_string();
-            let written = run::write(state, plan, input.return_values_on_condition_check_failure)?;
+            let written = run::write(
+                state,
+                plan,
+                input.return_values_on_condition_check_failure.clone(),
+            )?;
             Ok(ExecuteStatementOutput {
                 items: Some(written.item.into_iter().collect()),
                 consumed_capacity: written
                     .consumption
-                    .report(&table, input.return_consumed_capacity),
+                    .report(&table, input.return_consumed_capacity.clone()),
                 ..ExecuteStatementOutput::default()
             })
         }
@@ -190,7 +194,7 @@ fn read(
                     consistent_read: input.consistent_read,
                     scan_index_forward: Some(*forward),
                     exclusive_start_key: exclusive_start_key.take(),
-                    return_consumed_capacity: full,
+                    return_consumed_capacity: full.clone(),
                     ..QueryInput::default()
                 };
                 let out = query::run(
@@ -227,7 +231,7 @@ fn read(
     Ok(ExecuteStatementOutput {
         items: Some(items),
         next_token,
-        consumed_capacity: consumption.report(&plan.table, input.return_consumed_capacity),
+        consumed_capacity: consumption.report(&plan.table, input.return_consumed_capacity.clone()),
         last_evaluated_key: stopped.and_then(|(_, key)| key),
     })
 }

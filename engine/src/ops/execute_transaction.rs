@@ -163,7 +163,7 @@ pub(crate) fn execute(
         ));
     }
     if reads == n {
-        return read(state, statements, input.return_consumed_capacity);
+        return read(state, statements, input.return_consumed_capacity.clone());
     }
     state.log.runs_as("TransactWriteItems");
     let mut prepared = Vec::with_capacity(n);
@@ -181,7 +181,10 @@ pub(crate) fn execute(
         } else {
             partiql::write(state, statement).map(|plan| {
                 state.log.target(plan.table(), None);
-                partiql::transaction_action(plan, request.return_values_on_condition_check_failure)
+                partiql::transaction_action(
+                    plan,
+                    request.return_values_on_condition_check_failure.clone(),
+                )
             })
         });
     }
@@ -193,7 +196,7 @@ pub(crate) fn execute(
         state,
         prepared.into_iter(),
         token,
-        input.return_consumed_capacity,
+        input.return_consumed_capacity.clone(),
         None,
     )?;
     Ok(ExecuteTransactionOutput {

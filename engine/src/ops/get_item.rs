@@ -174,6 +174,7 @@ pub(crate) fn run(
     };
     Ok(GetItemOutput {
         found,
-        consumed_capacity: Consumption::read(units).report(name, input.return_consumed_capacity),
+        consumed_capacity: Consumption::read(units)
+            .report(name, input.return_consumed_capacity.clone()),
     })
 }

@@ -181,7 +181,7 @@ pub(crate) fn check_index_keys(table: &Table, item: &Item) -> Result<()> {
                 continue;
             };
             let expected = attribute_type(table, name).unwrap_or(ScalarAttributeType::S);
-            let Some(kv) = KeyValue::from_attribute(value, expected) else {
+            let Some(kv) = KeyValue::from_attribute(value, expected.clone()) else {
                 return Err(Exception::validation(format!(
                     "One or more parameter values were invalid: Type mismatch for Index Key {name} Expected: {} Actual: {} IndexName: {}",
                     expected.as_str(),
@@ -202,7 +202,7 @@ pub(crate) fn attribute_type(table: &Table, name: &str) -> Option<ScalarAttribut
         .attribute_definitions
         .iter()
         .find(|d| d.attribute_name == name)
-        .map(|d| d.attribute_type)
+        .map(|d| d.attribute_type.clone())
 }
 
 /// An index being backfilled cannot be read yet.

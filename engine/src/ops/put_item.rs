@@ -128,7 +128,7 @@ pub(crate) fn execute(state: &mut State, input: PutItemInput) -> Result<PutItemO
     };
     let legacy = super::legacy::LegacyInput {
         expected: input.expected.as_ref(),
-        conditional_operator: input.conditional_operator,
+        conditional_operator: input.conditional_operator.clone(),
         ..Default::default()
     };
     let parsed = super::legacy::parse(&legacy, &exprs)?;

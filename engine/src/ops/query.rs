@@ -220,8 +220,8 @@ pub(crate) fn execute(state: &mut State, input: &QueryInput) -> Result<QueryOutp
         key_conditions: input.key_conditions.as_ref(),
         query_filter: input.query_filter.as_ref(),
         attributes_to_get: input.attributes_to_get.as_deref(),
-        conditional_operator: input.conditional_operator,
-        select: input.select,
+        conditional_operator: input.conditional_operator.clone(),
+        select: input.select.clone(),
         ..Default::default()
     };
     let parsed = super::legacy::parse(
@@ -284,7 +284,7 @@ pub(crate) fn run(
         }
     }
     let count_only = check_select(
-        input.select,
+        input.select.clone(),
         parsed.projection.is_some(),
         index.map(|i| {
             (
@@ -297,7 +297,7 @@ pub(crate) fn run(
     let fetch = super::read_path::fetches_from_table(
         index,
         &table_schema,
-        input.select,
+        input.select.clone(),
         parsed.projection.as_ref(),
         parsed.filter.as_ref(),
     );
@@ -309,11 +309,11 @@ pub(crate) fn run(
         .expect("parsed when given")
         .resolve(
             &store_schema.pk,
-            store_schema.pk_type.into(),
+            store_schema.pk_type.clone().into(),
             store_schema
                 .sk
                 .as_ref()
-                .map(|(n, t)| (n.as_str(), (*t).into())),
+                .map(|(n, t)| (n.as_str(), t.clone().into())),
         )?;
     if let Some(filter) = parsed
         .filter
@@ -328,13 +328,14 @@ pub(crate) fn run(
             }
         }
     }
-    let pk = KeyValue::from_attribute(&key_condition.partition_value, store_schema.pk_type)
+    let pk = KeyValue::from_attribute(&key_condition.partition_value, store_schema.pk_type.clone())
         .ok_or_else(|| {
             Exception::validation("Condition parameter type does not match schema type")
         })?;
     let hash = store_schema.hash(&pk, None);
-    let sk_type = store_schema.sk.as_ref().map(|(_, t)| *t);
-    let sort_key = |v: &AttributeValue| sk_type.and_then(|t| KeyValue::from_attribute(v, t));
+    let sk_type = store_schema.sk.as_ref().map(|(_, t)| t);
+    let sort_key =
+        |v: &AttributeValue| sk_type.and_then(|t| KeyValue::from_attribute(v, t.clone()));
     let (mut lo, mut hi) = sort_bounds(hash, &pk, key_condition.sort.as_ref(), &sort_key);
     if let Some(esk) = &input.exclusive_start_key {
         let start = start_key(esk, &store_schema, base_schema)?;
@@ -425,7 +426,7 @@ pub(crate) fn run(
         count: page.count as i32,
         scanned_count: page.scanned as i32,
         last_evaluated_key,
-        consumed_capacity: consumption.report(name, input.return_consumed_capacity),
+        consumed_capacity: consumption.report(name, input.return_consumed_capacity.clone()),
     })
 }
 

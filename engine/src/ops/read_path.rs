@@ -242,16 +242,16 @@ pub(crate) fn start_key(
             .and_then(|v| KeyValue::from_attribute(v, t))
             .ok_or_else(invalid)
     };
-    let pk = part(&store.pk, store.pk_type)?;
+    let pk = part(&store.pk, store.pk_type.clone())?;
     let sk = match &store.sk {
-        Some((n, t)) => Some(part(n, *t)?),
+        Some((n, t)) => Some(part(n, t.clone())?),
         None => None,
     };
     let mut key = store.store_key(pk, sk);
     if let Some(t) = table {
-        let tpk = part(&t.pk, t.pk_type)?;
+        let tpk = part(&t.pk, t.pk_type.clone())?;
         let tsk = match &t.sk {
-            Some((n, ty)) => Some(part(n, *ty)?),
+            Some((n, ty)) => Some(part(n, ty.clone())?),
             None => None,
         };
         key.base = Some(std::sync::Arc::new((tpk, tsk)));

@@ -185,8 +185,8 @@ pub(crate) fn execute(state: &mut State, input: &ScanInput) -> Result<ScanOutput
     let legacy = super::legacy::LegacyInput {
         scan_filter: input.scan_filter.as_ref(),
         attributes_to_get: input.attributes_to_get.as_deref(),
-        conditional_operator: input.conditional_operator,
-        select: input.select,
+        conditional_operator: input.conditional_operator.clone(),
+        select: input.select.clone(),
         ..Default::default()
     };
     let parsed = super::legacy::parse(&legacy, &exprs)?;
@@ -235,7 +235,7 @@ pub(crate) fn run(
         ));
     }
     let count_only = check_select(
-        input.select,
+        input.select.clone(),
         parsed.projection.is_some(),
         index.map(|i| {
             (
@@ -248,7 +248,7 @@ pub(crate) fn run(
     let fetch = super::read_path::fetches_from_table(
         index,
         &table_schema,
-        input.select,
+        input.select.clone(),
         parsed.projection.as_ref(),
         parsed.filter.as_ref(),
     );
@@ -362,7 +362,7 @@ pub(crate) fn run(
         count: page.count as i32,
         scanned_count: page.scanned as i32,
         last_evaluated_key,
-        consumed_capacity: consumption.report(name, input.return_consumed_capacity),
+        consumed_capacity: consumption.report(name, input.return_consumed_capacity.clone()),
     })
 }
 

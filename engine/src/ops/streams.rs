@@ -314,7 +314,7 @@ impl DescribeStreamFluentBuilder {
                     } else {
                         StreamStatus::Enabled
                     }),
-                    stream_view_type: Some(stream.view_type),
+                    stream_view_type: Some(stream.view_type.clone()),
                     creation_request_date_time: Some(crate::primitives::DateTime::from_millis(
                         (state.config.epoch_seconds * 1000 + stream.created_ms) as i64,
                     )),

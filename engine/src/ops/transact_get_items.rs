@@ -159,7 +159,7 @@ pub(crate) fn execute(
     run(
         state,
         input.transact_items.iter().map(prepare),
-        input.return_consumed_capacity,
+        input.return_consumed_capacity.clone(),
     )
 }
 

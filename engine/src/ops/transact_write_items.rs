@@ -231,7 +231,7 @@ fn common(item: &TransactWriteItem) -> Result<Common<'_>> {
             condition: p.condition_expression.as_deref(),
             names: p.expression_attribute_names.as_ref(),
             values: p.expression_attribute_values.as_ref(),
-            rv: p.return_values_on_condition_check_failure,
+            rv: p.return_values_on_condition_check_failure.clone(),
         }
     } else if let Some(u) = &item.update {
         Common {
@@ -239,7 +239,7 @@ fn common(item: &TransactWriteItem) -> Result<Common<'_>> {
             condition: u.condition_expression.as_deref(),
             names: u.expression_attribute_names.as_ref(),
             values: u.expression_attribute_values.as_ref(),
-            rv: u.return_values_on_condition_check_failure,
+            rv: u.return_values_on_condition_check_failure.clone(),
         }
     } else if let Some(d) = &item.delete {
         Common {
@@ -247,7 +247,7 @@ fn common(item: &TransactWriteItem) -> Result<Common<'_>> {
             condition: d.condition_expression.as_deref(),
             names: d.expression_attribute_names.as_ref(),
             values: d.expression_attribute_values.as_ref(),
-            rv: d.return_values_on_condition_check_failure,
+            rv: d.return_values_on_condition_check_failure.clone(),
         }
     } else {
         let c = item.condition_check.as_ref().expect("counted above");
@@ -261,7 +261,7 @@ fn common(item: &TransactWriteItem) -> Result<Common<'_>> {
             condition: c.condition_expression.as_deref(),
             names: c.expression_attribute_names.as_ref(),
             values: c.expression_attribute_values.as_ref(),
-            rv: c.return_values_on_condition_check_failure,
+            rv: c.return_values_on_condition_check_failure.clone(),
         }
     })
 }
@@ -388,8 +388,8 @@ pub(crate) fn execute(
         state,
         input.transact_items.iter().map(prepare),
         token,
-        input.return_consumed_capacity,
-        input.return_item_collection_metrics,
+        input.return_consumed_capacity.clone(),
+        input.return_item_collection_metrics.clone(),
     )
 }
 
@@ -655,13 +655,16 @@ pub(crate) fn report(
     consumption: &BTreeMap<String, Consumption>,
     mode: Option<ReturnConsumedCapacity>,
 ) -> Option<Vec<ConsumedCapacity>> {
-    if mode.is_none_or(|m| m == ReturnConsumedCapacity::None) {
+    if mode
+        .as_ref()
+        .is_none_or(|m| *m == ReturnConsumedCapacity::None)
+    {
         return None;
     }
     Some(
         consumption
             .iter()
-            .filter_map(|(t, c)| c.report(t, mode))
+            .filter_map(|(t, c)| c.report(t, mode.clone()))
             .collect(),
     )
 }

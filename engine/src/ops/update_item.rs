@@ -202,7 +202,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateItemInput) -> Result<Upda
     let legacy = super::legacy::LegacyInput {
         expected: input.expected.as_ref(),
         attribute_updates: input.attribute_updates.as_ref(),
-        conditional_operator: input.conditional_operator,
+        conditional_operator: input.conditional_operator.clone(),
         ..Default::default()
     };
     let parsed = super::legacy::parse(&legacy, &exprs)?;
@@ -227,7 +227,10 @@ pub(crate) fn run(
     if let Some(condition) = &parsed.condition {
         if !condition.evaluate(current) {
             let cost = write_cost(current, None, false);
-            let error = condition_failed(current, input.return_values_on_condition_check_failure);
+            let error = condition_failed(
+                current,
+                input.return_values_on_condition_check_failure.clone(),
+            );
             state.admit_write(name, key.hash, cost)?;
             return Err(error);
         }
@@ -241,20 +244,20 @@ pub(crate) fn run(
     let consumption = admit_item_write(state, name, &plan.key, plan.new.as_ref(), false)?;
     let attributes = plan.new.as_ref().and_then(|new| {
         return_values(
-            input.return_values,
+            input.return_values.clone(),
             parsed.update.as_ref(),
             plan.old.as_ref(),
             new,
         )
     });
-    let metrics_key =
-        super::wants_metrics(input.return_item_collection_metrics).then(|| plan.key.clone());
+    let metrics_key = super::wants_metrics(input.return_item_collection_metrics.clone())
+        .then(|| plan.key.clone());
     if let Some(new) = plan.new.filter(|new| plan.old.as_ref() != Some(new)) {
         state.commit_write(name, plan.key, Some(new));
     }
     Ok(UpdateItemOutput {
         attributes,
-        consumed_capacity: consumption.report(name, input.return_consumed_capacity),
+        consumed_capacity: consumption.report(name, input.return_consumed_capacity.clone()),
         item_collection_metrics: super::collection_metrics(state, name, metrics_key.as_ref()),
     })
 }

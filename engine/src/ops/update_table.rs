@@ -119,7 +119,7 @@ enum IndexChange<'a> {
 fn index_change(update: &GlobalSecondaryIndexUpdate) -> Result<IndexChange<'_>> {
     match (&update.create, &update.update, &update.delete) {
         (Some(c), None, None) => Ok(IndexChange::Create(c)),
-        (None, Some(u), None) => Ok(IndexChange::Update(&u.index_name, u.provisioned_throughput)),
+        (None, Some(u), None) => Ok(IndexChange::Update(&u.index_name, u.provisioned_throughput.clone())),
         (None, None, Some(d)) => Ok(IndexChange::Delete(&d.index_name)),
         // Wording unverified against the service.
         _ => Err(invalid(
@@ -269,7 +269,7 @@ fn redefined(
     let type_in = |defs: &[AttributeDefinition], name: &str| {
         defs.iter()
             .find(|d| d.attribute_name == name)
-            .map(|d| d.attribute_type)
+            .map(|d| d.attribute_type.clone())
             .unwrap_or(crate::types::ScalarAttributeType::S)
     };
     let uses = |elements: &[KeySchemaElement]| {
@@ -297,7 +297,7 @@ fn redefined(
     let old_type = |n: &str| type_in(&table.attribute_definitions, n);
     let new_type = |n: &str| {
         if n == new.attribute_name {
-            new.attribute_type
+            new.attribute_type.clone()
         } else {
             type_in(&table.attribute_definitions, n)
         }
@@ -336,7 +336,10 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
             "Only one global secondary index update per UpdateTable call is allowed",
         ));
     }
-    let billing = input.billing_mode.unwrap_or(table.billing_mode);
+    let billing = input
+        .billing_mode
+        .clone()
+        .unwrap_or(table.billing_mode.clone());
     if billing == BillingMode::PayPerRequest && input.provisioned_throughput.is_some() {
         return Err(invalid("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST"));
     }
@@ -350,7 +353,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
     }
     if let Some(t) = &input.provisioned_throughput {
         super::create_table::check_throughput(t)?;
-        if let Some(current) = table.throughput.filter(|c| c == t) {
+        if let Some(current) = table.throughput.clone().filter(|c| c == t) {
             // The emulator's wording (dynalite), which matches reports of the service's.
             return Err(invalid(format!(
                 "The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: {}. Requested ReadCapacityUnits: {}. Current WriteCapacityUnits provisioned for the table: {}. Requested WriteCapacityUnits: {}. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
@@ -402,7 +405,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
             let type_of = |n: &str| {
                 defs.iter()
                     .find(|d| d.attribute_name == n)
-                    .map(|d| d.attribute_type)
+                    .map(|d| d.attribute_type.clone())
             };
             let pk = gsi
                 .key_schema
@@ -424,7 +427,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
                 },
                 router: state.pieces.router.clone(),
             };
-            let throughput = match (billing, gsi.provisioned_throughput) {
+            let throughput = match (billing.clone(), gsi.provisioned_throughput.clone()) {
                 (BillingMode::Provisioned, None) => {
                     return Err(invalid(format!(
                         "ProvisionedThroughput is not specified for index: {}",
@@ -457,7 +460,7 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
         state,
         &name,
         &input.replica_updates,
-        input.multi_region_consistency,
+        input.multi_region_consistency.clone(),
     )?;
     let table = &state.tables[&name];
     if let Some(spec) = &input.stream_specification {
@@ -495,18 +498,18 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
     if billing == BillingMode::PayPerRequest && table.billing_mode != billing {
         table.settings.pay_per_request_since_ms = Some(now);
     }
-    table.billing_mode = billing;
+    table.billing_mode = billing.clone();
     if billing == BillingMode::PayPerRequest {
         table.throughput = None;
     }
-    if let Some(t) = input.provisioned_throughput {
+    if let Some(t) = input.provisioned_throughput.clone() {
         table.throughput = Some(t);
     }
     table.attribute_definitions = defs;
     match change {
         Some(IndexChange::Create(_)) => {
             let (gsi, projection, schema, throughput) = new_index.expect("validated");
-            let count = throughput.map_or(8, |t| {
+            let count = throughput.as_ref().map_or(8, |t| {
                 partitions_for_throughput(t.read_capacity_units, t.write_capacity_units)
             });
             let backfill_ms = (item_count * ms_per_1000 / 1000).max(1000);
@@ -534,10 +537,10 @@ pub(crate) fn execute(state: &mut State, input: &UpdateTableInput) -> Result<Upd
         }
         None => {}
     }
-    if let Some(spec) = input.stream_specification {
+    if let Some(spec) = input.stream_specification.clone() {
         if spec.stream_enabled {
             let label = stream_label(epoch_ms);
-            let view = spec.stream_view_type.expect("validated");
+            let view = spec.stream_view_type.clone().expect("validated");
             let partitions: Vec<u32> = table.store.partitions.iter().map(|p| p.id).collect();
             table.stream = Some(spec);
             table.stream_log = Some(crate::stream::Stream::new(

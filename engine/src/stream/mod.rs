@@ -274,7 +274,7 @@ impl Stream {
                 old_image,
                 sequence_number: format_sequence(seq),
                 size_bytes,
-                stream_view_type: self.view_type,
+                stream_view_type: self.view_type.clone(),
             },
         }
     }

@@ -226,9 +226,9 @@ impl KeySchema {
     /// Extracts the store key from a full item. Missing or mistyped key attributes are the
     /// errors PutItem reports.
     pub fn key_of_item(&self, item: &Item) -> Result<StoreKey> {
-        let pk = item_key_part(item, &self.pk, self.pk_type, true)?;
+        let pk = item_key_part(item, &self.pk, self.pk_type.clone(), true)?;
         let sk = match &self.sk {
-            Some((name, t)) => Some(item_key_part(item, name, *t, false)?),
+            Some((name, t)) => Some(item_key_part(item, name, t.clone(), false)?),
             None => None,
         };
         Ok(self.store_key(pk, sk))
@@ -241,11 +241,11 @@ impl KeySchema {
         if key.len() != expected {
             return Err(schema_mismatch());
         }
-        let pk = key_part(key_attribute(key, &self.pk), self.pk_type)?;
+        let pk = key_part(key_attribute(key, &self.pk), self.pk_type.clone())?;
         check_key_value(&self.pk, &pk, true)?;
         let sk = match &self.sk {
             Some((name, t)) => {
-                let v = key_part(key_attribute(key, name), *t)?;
+                let v = key_part(key_attribute(key, name), t.clone())?;
                 check_key_value(name, &v, false)?;
                 Some(v)
             }
@@ -321,7 +321,7 @@ fn item_key_part(item: &Item, name: &str, t: ScalarAttributeType, is_pk: bool) -
             "One or more parameter values were invalid: Missing the key {name} in the item"
         ))
     })?;
-    let key = KeyValue::from_attribute(value, t).ok_or_else(|| {
+    let key = KeyValue::from_attribute(value, t.clone()).ok_or_else(|| {
         Exception::validation(format!(
             "One or more parameter values were invalid: Type mismatch for key {name} expected: {} actual: {}",
             t.as_str(),

@@ -278,6 +278,7 @@ impl Index {
     pub fn projection_type(&self) -> crate::types::ProjectionType {
         self.projection
             .projection_type
+            .clone()
             .unwrap_or(crate::types::ProjectionType::KeysOnly)
     }
 }

@@ -34,7 +34,7 @@ pub use crate::value::AttributeValue;
 macro_rules! wire_enum {
     ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $wire:literal),+ $(,)? }) => {
         $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum $name { $($(#[$vmeta])* $variant),+ }
 
         impl $name {
@@ -235,7 +235,7 @@ impl KeySchemaElement {
 }
 
 /// Provisioned read and write capacity units per second.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProvisionedThroughput {
     pub read_capacity_units: i64,
     pub write_capacity_units: i64,
@@ -374,7 +374,7 @@ impl LocalSecondaryIndex {
 }
 
 /// Whether a table has a stream, and what its records carry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StreamSpecification {
     pub stream_enabled: bool,
     pub stream_view_type: Option<StreamViewType>,
@@ -404,7 +404,7 @@ impl StreamSpecification {
 }
 
 /// Capacity consumed by one table or index.
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct Capacity {
     pub capacity_units: Option<f64>,
     pub read_capacity_units: Option<f64>,
@@ -462,7 +462,7 @@ impl Capacity {
 }
 
 /// Billing mode as DescribeTable reports it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct BillingModeSummary {
     pub billing_mode: Option<BillingMode>,
     /// When the table last became on-demand: at its creation if it was created so, or when
@@ -480,7 +480,7 @@ impl BillingModeSummary {
 }
 
 /// Provisioned throughput as DescribeTable reports it (0/0 for on-demand tables).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct ProvisionedThroughputDescription {
     pub read_capacity_units: Option<i64>,
     pub write_capacity_units: Option<i64>,

@@ -124,9 +124,9 @@ pub struct ShardInfo {
 pub(super) fn table_info(t: &Table) -> TableInfo {
     TableInfo {
         name: t.name.clone(),
-        status: t.status,
-        billing_mode: t.billing_mode,
-        throughput: t.throughput,
+        status: t.status.clone(),
+        billing_mode: t.billing_mode.clone(),
+        throughput: t.throughput.clone(),
         item_count: t.store.item_count(),
         bytes: t.store.size_bytes(),
         partition_count: t.store.partitions.len(),
@@ -138,7 +138,7 @@ pub(super) fn table_info(t: &Table) -> TableInfo {
                 IndexInfo {
                     name: i.name.clone(),
                     kind: i.kind,
-                    status: i.status,
+                    status: i.status.clone(),
                     backfill_due_ms: i.backfill_due_ms,
                     pending_changes: queued.clone().count(),
                     caught_up_at_ms: queued.map(|p| p.due_ms).max(),
@@ -151,7 +151,7 @@ pub(super) fn table_info(t: &Table) -> TableInfo {
         stream: t.stream_log.as_ref().map(|s| StreamInfo {
             arn: s.arn.clone(),
             label: s.label.clone(),
-            view_type: s.view_type,
+            view_type: s.view_type.clone(),
             disabled: s.disabled,
             shards: s
                 .shards
@@ -291,13 +291,14 @@ impl World {
         let state = self.lock();
         let t = table(&state.tables, table_name)?;
         let schema = t.schema();
-        let key = KeyValue::from_attribute(partition_key, schema.pk_type).ok_or_else(|| {
-            Exception::validation(format!(
-                "The partition key of {table_name} is of type {}, not {}",
-                schema.pk_type.as_str(),
-                partition_key.type_name()
-            ))
-        })?;
+        let key =
+            KeyValue::from_attribute(partition_key, schema.pk_type.clone()).ok_or_else(|| {
+                Exception::validation(format!(
+                    "The partition key of {table_name} is of type {}, not {}",
+                    schema.pk_type.as_str(),
+                    partition_key.type_name()
+                ))
+            })?;
         Ok(t.store.partitions[t.store.locate(schema.hash(&key, None))].id)
     }
 
@@ -423,6 +424,7 @@ impl World {
             BillingMode::Provisioned => {
                 let tp = t
                     .throughput
+                    .clone()
                     .map_or((0, 0), |p| (p.read_capacity_units, p.write_capacity_units));
                 format!("provisioned {} RCU / {} WCU", tp.0, tp.1)
             }

@@ -46,7 +46,7 @@ fn expected_one(name: &str, e: &ExpectedAttributeValue) -> Result<CondNode> {
             "Value and AttributeValueList cannot be used together for Attribute: {name}"
         )));
     }
-    let Some(op) = e.comparison_operator else {
+    let Some(op) = e.comparison_operator.clone() else {
         if e.attribute_value_list.is_some() {
             return Err(invalid(format!(
                 "AttributeValueList can only be used with a ComparisonOperator for Attribute: {name}"
@@ -87,7 +87,7 @@ fn expected_one(name: &str, e: &ExpectedAttributeValue) -> Result<CondNode> {
     // The service checks argument counts and homogeneity here, not the types each
     // operator accepts (the emulator's finding; unverified): a mistyped argument simply
     // never matches, as in a condition expression.
-    let args = check_arguments(op, args, false)?;
+    let args = check_arguments(op.clone(), args, false)?;
     Ok(node(name, op, args))
 }
 
@@ -99,11 +99,11 @@ pub(super) fn filter(
     let mut nodes = Vec::with_capacity(map.len());
     for (name, c) in sorted(map) {
         let args = check_arguments(
-            c.comparison_operator,
+            c.comparison_operator.clone(),
             c.attribute_value_list().to_vec(),
             true,
         )?;
-        nodes.push(node(name, c.comparison_operator, args));
+        nodes.push(node(name, c.comparison_operator.clone(), args));
     }
     Ok(join(nodes, combine))
 }
@@ -115,8 +115,8 @@ pub(super) fn filter(
 pub(super) fn key_conditions(map: &HashMap<String, Condition>) -> Result<KeyConditionExpr> {
     let mut nodes = Vec::with_capacity(map.len());
     for (name, c) in sorted(map) {
-        let op = c.comparison_operator;
-        let args = check_arguments(op, c.attribute_value_list().to_vec(), true)?;
+        let op = c.comparison_operator.clone();
+        let args = check_arguments(op.clone(), c.attribute_value_list().to_vec(), true)?;
         if matches!(
             op,
             Op::Null | Op::NotNull | Op::Ne | Op::Contains | Op::NotContains | Op::In
@@ -172,7 +172,7 @@ fn check_arguments(
     }
     if check_types {
         for a in &args {
-            if !accepts(op, a.type_name()) {
+            if !accepts(op.clone(), a.type_name()) {
                 return Err(invalid(format!(
                     "ComparisonOperator {} is not valid for {} AttributeValue type",
                     op.as_str(),

@@ -60,7 +60,7 @@ use crate::types::{
 };
 
 /// The legacy parameters of one request; absent ones are `None`.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct LegacyInput<'a> {
     pub attributes_to_get: Option<&'a [String]>,
     pub attribute_updates: Option<&'a HashMap<String, AttributeValueUpdate>>,
@@ -119,12 +119,13 @@ pub(crate) fn parse(
     let mut parsed = crate::expr::parse_request(exprs)?;
     let combine = legacy
         .conditional_operator
+        .clone()
         .unwrap_or(ConditionalOperator::And);
     if let Some(updates) = legacy.attribute_updates {
         parsed.update = update::attribute_updates(updates)?;
     }
     if let Some(expected) = legacy.expected {
-        parsed.condition = condition::expected(expected, combine)?;
+        parsed.condition = condition::expected(expected, combine.clone())?;
     }
     if let Some(conditions) = legacy.key_conditions {
         parsed.key_condition = Some(condition::key_conditions(conditions)?);
@@ -133,10 +134,10 @@ pub(crate) fn parse(
         .into_iter()
         .flatten()
     {
-        parsed.filter = condition::filter(filter, combine)?;
+        parsed.filter = condition::filter(filter, combine.clone())?;
     }
     if let Some(names) = legacy.attributes_to_get {
-        parsed.projection = Some(attributes_to_get(names, legacy.select)?);
+        parsed.projection = Some(attributes_to_get(names, legacy.select.clone())?);
     }
     Ok(parsed)
 }

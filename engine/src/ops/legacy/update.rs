@@ -37,7 +37,7 @@ pub(super) fn attribute_updates(
 
 fn action(name: &str, u: &AttributeValueUpdate) -> Result<UpdateAction> {
     let path = top_level(name);
-    let action = u.action.unwrap_or(AttributeAction::Put);
+    let action = u.action.clone().unwrap_or(AttributeAction::Put);
     let Some(value) = &u.value else {
         return match action {
             AttributeAction::Delete => Ok(UpdateAction::Remove(path)),

@@ -242,7 +242,7 @@ fn take_partition(
     };
     conjuncts.remove(i);
     for v in &values {
-        check_key_type(pk, v, schema.pk_type)?;
+        check_key_type(pk, v, schema.pk_type.clone())?;
     }
     let mut unique: Vec<AttributeValue> = Vec::with_capacity(values.len());
     for v in values.drain(..) {
@@ -305,8 +305,8 @@ pub(crate) fn full_key(
     let (schema, _) = schema_of(state, table, None)?;
     let mut conjuncts = condition.cloned().map(conjuncts).unwrap_or_default();
     let mut key = Item::new();
-    let sk = schema.sk.as_ref().map(|(n, t)| (n.as_str(), *t));
-    for (name, ty) in std::iter::once((schema.pk.as_str(), schema.pk_type)).chain(sk) {
+    let sk = schema.sk.as_ref().map(|(n, t)| (n.as_str(), t.clone()));
+    for (name, ty) in std::iter::once((schema.pk.as_str(), schema.pk_type.clone())).chain(sk) {
         let i = conjuncts
             .iter()
             .position(|c| equality(c, name).is_some())
@@ -373,8 +373,10 @@ pub(crate) fn write(state: &State, statement: &Statement) -> Result<WritePlan> {
     match statement {
         Statement::Insert(Insert { table, item }) => {
             let (schema, _) = schema_of(state, table, None)?;
-            let sk = schema.sk.as_ref().map(|(n, t)| (n.as_str(), *t));
-            for (name, ty) in std::iter::once((schema.pk.as_str(), schema.pk_type)).chain(sk) {
+            let sk = schema.sk.as_ref().map(|(n, t)| (n.as_str(), t.clone()));
+            for (name, ty) in
+                std::iter::once((schema.pk.as_str(), schema.pk_type.clone())).chain(sk)
+            {
                 let value = item.get(name).ok_or_else(|| {
                     Exception::validation(format!(
                         "Key attribute should be present in the item: Key {name}"
@@ -413,7 +415,7 @@ pub(crate) fn write(state: &State, statement: &Statement) -> Result<WritePlan> {
                     update: Some(UpdateExpr::from_actions(actions.clone())),
                     ..ParsedExpressions::default()
                 },
-                returning: *returning,
+                returning: returning.clone(),
             })
         }
         Statement::Delete(Delete {

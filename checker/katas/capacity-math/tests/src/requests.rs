@@ -627,6 +627,7 @@ fn create_table(client: &Client, name: &str, table: &Table) {
 fn from_report(cc: &ConsumedCapacity) -> Consumed {
     let table = cc
         .table
+        .clone()
         .and_then(|t| t.capacity_units)
         .unwrap_or_else(|| cc.capacity_units().unwrap_or(0.0));
     let gsis = cc

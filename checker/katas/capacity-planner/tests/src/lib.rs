@@ -90,7 +90,7 @@ fn show_plan(p: &Plan) -> String {
         BillingMode::Provisioned => "PROVISIONED",
         BillingMode::PayPerRequest => "PAY_PER_REQUEST",
     };
-    let throughput = match p.provisioned_throughput {
+    let throughput = match &p.provisioned_throughput {
         Some(t) => format!(
             "{} RCU / {} WCU",
             thousands(t.read_capacity_units),
@@ -148,7 +148,7 @@ fn peak_text(need: &Need, kind: Kind) -> String {
 }
 
 fn figure(p: &Plan, kind: Kind) -> Option<i64> {
-    p.provisioned_throughput.map(|t| match kind {
+    p.provisioned_throughput.clone().map(|t| match kind {
         Kind::Write => t.write_capacity_units,
         Kind::Read => t.read_capacity_units,
     })
@@ -250,7 +250,7 @@ fn check_partitions(what: &str, scene: &replay::Scene, p: &Plan) {
     if made == p.partitions {
         return;
     }
-    let rule = match p.provisioned_throughput {
+    let rule = match &p.provisioned_throughput {
         Some(t) => format!(
             "a provisioned table starts with max(1, ceil(RCU / 3,000 + WCU / 1,000)) = \
              ceil({} / 3,000 + {} / 1,000) = ceil({:.2}) = {made}",

@@ -48,8 +48,8 @@ pub fn create(plan: &Plan, seed: u64) -> Result<Scene, String> {
         .table_name(TABLE)
         .attribute_definitions(AttributeDefinition::new("PK", ScalarAttributeType::S))
         .key_schema(KeySchemaElement::new("PK", KeyType::Hash))
-        .billing_mode(plan.billing_mode)
-        .set_provisioned_throughput(plan.provisioned_throughput)
+        .billing_mode(plan.billing_mode.clone())
+        .set_provisioned_throughput(plan.provisioned_throughput.clone())
         .send();
     match sent {
         Ok(_) => Ok(Scene { world, client }),
@@ -224,6 +224,7 @@ pub fn replay(scene: &Scene, workload: &Workload, plan: &Plan) -> Replay {
     let need = Need::of(workload);
     let plan_wcu = plan
         .provisioned_throughput
+        .clone()
         .map_or(LOAD_WCU, |t| t.write_capacity_units.max(1) as u64);
     let per_second = (LOAD_WCU.min(plan_wcu) / need.wpi).max(1) as usize;
     let mut to_load: Vec<&Item> = pool_items.iter().flatten().collect();
@@ -339,6 +340,7 @@ pub fn replay(scene: &Scene, workload: &Workload, plan: &Plan) -> Replay {
         metrics: world.partition_metrics(TABLE, None).expect("metrics"),
         provisioned: plan
             .provisioned_throughput
+            .clone()
             .map(|t| (t.read_capacity_units, t.write_capacity_units)),
     }
 }

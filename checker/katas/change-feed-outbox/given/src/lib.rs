@@ -309,7 +309,7 @@ pub fn create_tables(client: &Client) -> Result<(), Error> {
         .table_name(ORDERS_TABLE)
         .attribute_definitions(attribute("order_id", ScalarAttributeType::S))
         .key_schema(key("order_id", KeyType::Hash))
-        .provisioned_throughput(capacity)
+        .provisioned_throughput(capacity.clone())
         .stream_specification(stream)
         .send()?;
     client

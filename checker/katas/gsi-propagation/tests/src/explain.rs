@@ -35,9 +35,9 @@ fn accepts(t: ScalarAttributeType, v: &AttributeValue) -> bool {
 
 /// The item's key in the index, if it is in it.
 pub fn index_key(d: &Def, item: &Item) -> Option<Key> {
-    let pk = item.get(d.pk.0).filter(|v| accepts(d.pk.1, v))?;
-    let sk = match d.sk {
-        Some((name, t)) => Some(item.get(name).filter(|v| accepts(t, v))?.clone()),
+    let pk = item.get(d.pk.0).filter(|v| accepts(d.pk.1.clone(), v))?;
+    let sk = match &d.sk {
+        Some((name, t)) => Some(item.get(*name).filter(|v| accepts(t.clone(), v))?.clone()),
         None => None,
     };
     Some((pk.clone(), sk))
@@ -647,12 +647,12 @@ fn units_of(bytes: usize) -> f64 {
 fn missing_key(d: &Def, item: &Item) -> String {
     let mut missing = Vec::new();
     let mut wrong = Vec::new();
-    for (name, t, role) in std::iter::once((d.pk.0, d.pk.1, "partition key"))
-        .chain(d.sk.map(|(n, t)| (n, t, "sort key")))
+    for (name, t, role) in std::iter::once((d.pk.0, d.pk.1.clone(), "partition key"))
+        .chain(d.sk.clone().map(|(n, t)| (n, t, "sort key")))
     {
         match item.get(name) {
             None => missing.push(format!("{name} (the index's {role})")),
-            Some(v) if !accepts(t, v) => wrong.push(format!(
+            Some(v) if !accepts(t.clone(), v) => wrong.push(format!(
                 "a {name} of type {} where the index's {role} is {}",
                 value_type(v),
                 type_name(t)
@@ -687,7 +687,7 @@ fn key_values(d: &Def, item: &Item) -> String {
 
 fn key_text(d: &Def, k: &Key) -> String {
     let mut parts = vec![format!("{} = {}", d.pk.0, value_text(&k.0))];
-    match (d.sk, &k.1) {
+    match (d.sk.clone(), &k.1) {
         (Some((name, _)), Some(v)) => parts.push(format!("{name} = {}", value_text(v))),
         (Some((name, _)), None) => parts.push(format!("no {name}")),
         (None, Some(v)) => parts.push(format!(

@@ -110,7 +110,7 @@ impl Def {
 
     pub fn key_names(&self) -> Vec<&'static str> {
         std::iter::once(self.pk.0)
-            .chain(self.sk.map(|(n, _)| n))
+            .chain(self.sk.clone().map(|(n, _)| n))
             .collect()
     }
 }
@@ -235,12 +235,15 @@ impl Shape {
             name: s.name.to_string(),
             pk: (
                 s.partition_key.name.to_string(),
-                s.partition_key.attribute_type,
+                s.partition_key.attribute_type.clone(),
             ),
-            sk: s.sort_key.map(|k| (k.name.to_string(), k.attribute_type)),
+            sk: s
+                .sort_key
+                .clone()
+                .map(|k| (k.name.to_string(), k.attribute_type)),
             table_pk: s.table_partition_key.to_string(),
             table_sk: s.table_sort_key.map(str::to_string),
-            projection: s.projection,
+            projection: s.projection.clone(),
             non_key: s.non_key_attributes.to_vec(),
         }
     }
@@ -250,15 +253,15 @@ impl Shape {
             name: &self.name,
             partition_key: KeyAttribute {
                 name: &self.pk.0,
-                attribute_type: self.pk.1,
+                attribute_type: self.pk.1.clone(),
             },
             sort_key: self.sk.as_ref().map(|(name, t)| KeyAttribute {
                 name,
-                attribute_type: *t,
+                attribute_type: t.clone(),
             }),
             table_partition_key: &self.table_pk,
             table_sort_key: self.table_sk.as_deref(),
-            projection: self.projection,
+            projection: self.projection.clone(),
             non_key_attributes: &self.non_key,
         }
     }
@@ -372,7 +375,11 @@ impl Outcome {
         let mut indexes = BTreeMap::new();
         let mut table = 0.0;
         for c in consumed {
-            table += c.table.and_then(|t| t.write_capacity_units).unwrap_or(0.0);
+            table += c
+                .table
+                .clone()
+                .and_then(|t| t.write_capacity_units)
+                .unwrap_or(0.0);
             for (name, cap) in c.global_secondary_indexes.iter().flatten() {
                 *indexes.entry(name.clone()).or_insert(0.0) +=
                     cap.write_capacity_units.unwrap_or(0.0);

@@ -58,7 +58,7 @@ pub fn main(kata: Kata) -> ! {
 /// Captures `scene` with today's keys and runs the learner's `diagnose` on it.
 fn captured(seed: u64, scene: &Scene) -> (World, Diagnosis) {
     let w = &scene.workload;
-    let world = capture(seed, w, w.throughput, &today(w));
+    let world = capture(seed, w, w.throughput.clone(), &today(w));
     let diagnosis = match diagnose(&world, w) {
         Ok(d) => d,
         Err(e) => fail(format!("diagnose(world, {}) failed: {e}", w.name)),
@@ -321,7 +321,7 @@ fn replay_fix(seed: u64, scene: &Scene, expected: &Diagnosis) {
         ));
     }
     let keys = learner_keys(w, &diagnosis);
-    let world = capture(seed, w, fix, &keys);
+    let world = capture(seed, w, fix.clone(), &keys);
     let Some((second, p, n, consumed)) = worst_throttle(&world) else {
         return;
     };
@@ -404,7 +404,12 @@ fn replay_fix(seed: u64, scene: &Scene, expected: &Diagnosis) {
 fn the_fix_runs_unthrottled(seed: u64) {
     let scene = scene::hot_key(seed);
     let hot = tenant_key(scene.hot.as_deref().unwrap_or_default());
-    let layout = capture(seed, &scene.workload, scene.workload.throughput, &[]);
+    let layout = capture(
+        seed,
+        &scene.workload,
+        scene.workload.throughput.clone(),
+        &[],
+    );
     let partition = partition_of(&layout, &hot);
     replay_fix(
         seed,
@@ -452,7 +457,7 @@ fn reads_find_every_event(seed: u64) {
     let w = &scene.workload;
     let hot = scene.hot.clone().unwrap_or_default();
     let busy = scene.busy.clone().unwrap_or_default();
-    let layout = capture(seed, w, w.throughput, &[]);
+    let layout = capture(seed, w, w.throughput.clone(), &[]);
     let diagnosis = Diagnosis::HotKey {
         key: tenant_key(&hot),
         partition: partition_of(&layout, &tenant_key(&hot)),

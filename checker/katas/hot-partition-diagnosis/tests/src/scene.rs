@@ -121,7 +121,7 @@ pub(crate) fn hot_key(seed: u64) -> Scene {
     let table = throughput(3_000, 9_000);
     let mut tenants = names(&mut rng, QUIET_TENANTS + 8);
     let hot = tenants.remove(0);
-    let layout = layout(table);
+    let layout = layout(table.clone());
     let hot_partition = partition_of(&layout, &tenant_key(&hot));
     let busy_at = tenants
         .iter()
@@ -184,7 +184,7 @@ pub(crate) fn create_table(client: &Client, throughput: ProvisionedThroughput) {
         .attribute_definitions(AttributeDefinition::new("SK", ScalarAttributeType::S))
         .key_schema(KeySchemaElement::new("PK", KeyType::Hash))
         .key_schema(KeySchemaElement::new("SK", KeyType::Range))
-        .provisioned_throughput(throughput)
+        .provisioned_throughput(throughput.clone())
         .send();
     if let Err(e) = made {
         fail(format!(
@@ -236,7 +236,7 @@ pub(crate) fn capture(
 pub(crate) fn store_all(seed: u64, workload: &Workload, keys: &[String]) -> World {
     let world = production_world(seed);
     let client = world.client();
-    create_table(&client, workload.throughput);
+    create_table(&client, workload.throughput.clone());
     for (event, key) in workload.events.iter().zip(keys) {
         loop {
             let sent = client
