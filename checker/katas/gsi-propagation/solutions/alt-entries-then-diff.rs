@@ -24,12 +24,12 @@ struct Entry<'a> {
 
 impl<'a> Entry<'a> {
     fn of(index: &IndexShape<'_>, item: &'a Item) -> Option<Entry<'a>> {
-        let pk = index.partition_key;
+        let pk = &index.partition_key;
         let partition = item.get(pk.name)?;
         if !pk.accepts(partition) {
             return None;
         }
-        let sort = match index.sort_key {
+        let sort = match &index.sort_key {
             None => None,
             Some(sk) => match item.get(sk.name) {
                 Some(v) if sk.accepts(v) => Some(v),
@@ -41,7 +41,7 @@ impl<'a> Entry<'a> {
             kept.retain(|name, _| {
                 [Some(index.table_partition_key), index.table_sort_key]
                     .into_iter()
-                    .chain([Some(pk.name), index.sort_key.map(|k| k.name)])
+                    .chain([Some(pk.name), index.sort_key.as_ref().map(|k| k.name)])
                     .flatten()
                     .any(|k| k == name)
                     || (index.projection == ProjectionType::Include

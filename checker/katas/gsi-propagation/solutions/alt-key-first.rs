@@ -22,7 +22,7 @@ fn key<'a>(index: &IndexShape<'_>, item: Option<&'a Item>) -> Option<IndexKey<'a
     if !index.partition_key.accepts(pk) {
         return None;
     }
-    let sk = match index.sort_key {
+    let sk = match &index.sort_key {
         Some(s) => {
             let v = item.get(s.name)?;
             if !s.accepts(v) {
@@ -50,7 +50,7 @@ fn projected(index: &IndexShape<'_>, name: &str) -> bool {
         Some(index.table_partition_key),
         index.table_sort_key,
         Some(index.partition_key.name),
-        index.sort_key.map(|k| k.name),
+        index.sort_key.as_ref().map(|k| k.name),
     ]
     .contains(&Some(name))
 }

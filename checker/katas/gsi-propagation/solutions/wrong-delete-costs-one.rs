@@ -22,7 +22,7 @@ fn key_of<'a>(index: &IndexShape<'_>, item: &'a Item) -> Option<IndexKey<'a>> {
     let partition = item
         .get(index.partition_key.name)
         .filter(|v| index.partition_key.accepts(v))?;
-    let sort = match index.sort_key {
+    let sort = match &index.sort_key {
         Some(key) => Some(item.get(key.name).filter(|v| key.accepts(v))?),
         None => None,
     };
@@ -34,7 +34,7 @@ fn keeps(index: &IndexShape<'_>, name: &str) -> bool {
     let key = name == index.table_partition_key
         || Some(name) == index.table_sort_key
         || name == index.partition_key.name
-        || index.sort_key.is_some_and(|k| k.name == name);
+        || index.sort_key.as_ref().is_some_and(|k| k.name == name);
     match index.projection {
         ProjectionType::All => true,
         ProjectionType::Include => key || index.non_key_attributes.iter().any(|a| a == name),

@@ -21,7 +21,7 @@ pub struct Propagator;
 fn key_of<'a>(index: &IndexShape<'_>, item: &'a Item) -> Option<IndexKey<'a>> {
     // The table write was validated: a key attribute that is there is a key.
     let partition = item.get(index.partition_key.name)?;
-    let sort = match index.sort_key {
+    let sort = match &index.sort_key {
         Some(key) => Some(item.get(key.name)?),
         None => None,
     };
@@ -33,7 +33,7 @@ fn keeps(index: &IndexShape<'_>, name: &str) -> bool {
     let key = name == index.table_partition_key
         || Some(name) == index.table_sort_key
         || name == index.partition_key.name
-        || index.sort_key.is_some_and(|k| k.name == name);
+        || index.sort_key.as_ref().is_some_and(|k| k.name == name);
     match index.projection {
         ProjectionType::All => true,
         ProjectionType::Include => key || index.non_key_attributes.iter().any(|a| a == name),

@@ -25,6 +25,7 @@ fn key_of<'a>(index: &IndexShape<'_>, item: &'a Item) -> Option<IndexKey<'a>> {
     // The partition key places the entry; the sort key only orders it, when there is one.
     let sort = index
         .sort_key
+        .as_ref()
         .and_then(|key| item.get(key.name).filter(|v| key.accepts(v)));
     Some(IndexKey { partition, sort })
 }
@@ -34,7 +35,7 @@ fn keeps(index: &IndexShape<'_>, name: &str) -> bool {
     let key = name == index.table_partition_key
         || Some(name) == index.table_sort_key
         || name == index.partition_key.name
-        || index.sort_key.is_some_and(|k| k.name == name);
+        || index.sort_key.as_ref().is_some_and(|k| k.name == name);
     match index.projection {
         ProjectionType::All => true,
         ProjectionType::Include => key || index.non_key_attributes.iter().any(|a| a == name),

@@ -78,7 +78,7 @@ pub fn throughput(
                 .write_capacity_units((peak * 3 / 2) as i64)
                 .build()?)
         }
-        _ => Ok(workload.throughput),
+        _ => Ok(workload.throughput.clone()),
     }
 }
 

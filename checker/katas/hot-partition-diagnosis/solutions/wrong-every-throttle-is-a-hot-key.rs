@@ -54,7 +54,7 @@ pub fn throughput(
     diagnosis: &Diagnosis,
 ) -> Result<ProvisionedThroughput, Error> {
     let _ = diagnosis;
-    Ok(workload.throughput)
+    Ok(workload.throughput.clone())
 }
 
 /// FNV-1a of the event id: the same event always gets the same shard, and ids spread evenly.

@@ -64,7 +64,7 @@ pub fn throughput(
 ) -> Result<ProvisionedThroughput, Error> {
     if *diagnosis != Diagnosis::TableCapacity {
         // A hot key is one partition's limit: more table capacity would not reach it.
-        return Ok(workload.throughput);
+        return Ok(workload.throughput.clone());
     }
     let mut per_second: BTreeMap<u64, u64> = BTreeMap::new();
     for ((second, _), units) in demand(workload) {

@@ -52,7 +52,7 @@ pub fn throughput(
     diagnosis: &Diagnosis,
 ) -> Result<ProvisionedThroughput, Error> {
     if *diagnosis == Diagnosis::Healthy {
-        return Ok(workload.throughput);
+        return Ok(workload.throughput.clone());
     }
     // Throttled: give the table the most a table gets by default.
     Ok(ProvisionedThroughput::builder()
